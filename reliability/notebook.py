@@ -1,0 +1,92 @@
+"""Plumbing shared by the chapters: one look for every figure, glue for prose numbers,
+and animations that play on the static page without a kernel.
+
+Nothing here computes a result; it only makes results display the same way on every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import numbers
+import re
+
+import matplotlib as mpl
+import numpy as np
+
+__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html"]
+
+#: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
+PALETTE = {
+    "blue": "#0072B2", "orange": "#E69F00", "green": "#009E73", "vermillion": "#D55E00",
+    "sky": "#56B4E9", "purple": "#CC79A7", "yellow": "#F0E442", "black": "#000000",
+    "grey": "#999999",
+}
+
+#: One colour per attempt event, the same in every chapter that draws a workflow.
+OUTCOME_COLOURS = {
+    "ok": PALETTE["green"], "error": PALETTE["orange"], "wrong": PALETTE["vermillion"],
+    "caught": PALETTE["sky"], "rejected_ok": PALETTE["purple"], "gave_up": PALETTE["black"],
+    "pending": "#EEEEEE",
+}
+
+
+def setup() -> None:
+    """Set the book's plotting style and make inline figures byte-for-byte reproducible.
+
+    PNGs carry no software version and SVGs no date or random hash, so a re-run that
+    changes no number changes no byte of the notebook.
+    """
+    mpl.rcParams.update({
+        "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
+            "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
+        "figure.figsize": (7.0, 4.0), "figure.dpi": 100, "savefig.dpi": 100,
+        "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,
+        "axes.spines.right": False, "font.size": 11, "axes.titlesize": 12,
+        "legend.frameon": False, "svg.hashsalt": "reliability",
+        "animation.embed_limit": 8.0,
+    })
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # not in a notebook kernel: nothing to configure
+        return
+    try:
+        set_matplotlib_formats("png", metadata={"Software": None})
+    except Exception:  # no IPython shell (plain python): the rcParams above still apply
+        pass
+
+
+def _plain(value):
+    """numpy scalars become Python numbers so glued text reads ``0.434``, not
+    ``np.float64(0.434)``."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return value
+
+
+def glue_values(**values) -> None:
+    """Glue each keyword as a number the prose can cite with ``{glue:text}`name:.1%```.
+
+    Values are stored silently (nothing is shown under the cell).
+    """
+    from myst_nb import glue
+
+    for name, value in values.items():
+        glue(name, _plain(value), display=False)
+
+
+def animation_html(animation, *, name: str) -> str:
+    """An animation as self-contained HTML (frames embedded, controls in plain JS).
+
+    matplotlib names the player with a random id; here it is replaced by one derived from
+    ``name`` so that the stored output is identical on every run and nbval can compare it.
+    """
+    html = animation.to_jshtml(default_mode="once")
+    stable = hashlib.sha1(name.encode()).hexdigest()[:12]
+    found = re.search(r'id="_anim_img([0-9a-f]+)"', html)
+    if found:
+        html = html.replace(found.group(1), stable)
+    return html

@@ -1,0 +1,117 @@
+"""Confidence intervals for success rates and for the gap between two of them.
+
+Every simulated or measured rate in the book is printed with an interval from here:
+
+* :func:`wilson_interval` for one rate (Wilson 1927), the score interval that keeps its
+  coverage near the nominal level even for small samples and rates near 0 or 1;
+* :func:`newcombe_interval` for the difference of two independent rates (Newcombe 1998,
+  method 10, the "hybrid score" interval built from the two Wilson intervals).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import norm
+
+from . import _validate
+
+__all__ = ["wilson_interval", "newcombe_interval", "binomial_standard_error", "z_value"]
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """The two-sided standard normal quantile: ``z = Phi^{-1}(1 - (1 - confidence) / 2)``."""
+    confidence = _validate.confidence(confidence)
+    return float(norm.ppf(0.5 + confidence / 2.0))
+
+
+def _counts(successes, trials, *, successes_name="successes", trials_name="trials"):
+    trials = _validate.whole_array(trials_name, trials, minimum=1)
+    successes = _validate.whole_array(successes_name, successes, minimum=0)
+    if np.any(successes > trials):
+        raise ValueError(
+            f"{successes_name} must lie in [0, {trials_name}]; got {successes_name}="
+            f"{successes.tolist()!r} with {trials_name}={trials.tolist()!r}")
+    return successes, trials
+
+
+def _as_output(value):
+    """Plain floats for scalars (no ``np.float64(...)`` reprs in the book), arrays otherwise."""
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def wilson_interval(successes, trials, confidence: float = 0.95):
+    r"""Wilson score interval for a binomial rate.
+
+    With :math:`\hat p = k/n` and :math:`z` the two-sided normal quantile,
+
+    .. math::
+
+        \frac{\hat p + \frac{z^2}{2n} \pm z \sqrt{\frac{\hat p (1-\hat p)}{n}
+        + \frac{z^2}{4n^2}}}{1 + \frac{z^2}{n}}
+
+    Parameters
+    ----------
+    successes, trials : int or array of int
+        ``0 <= successes <= trials``, ``trials >= 1``; arrays broadcast.
+    confidence : float
+        Strictly between 0 and 1.
+
+    Returns
+    -------
+    (low, high) : floats, or arrays when arrays were given.
+    """
+    successes, trials = _counts(successes, trials)
+    z = z_value(confidence)
+    n = trials.astype(float)
+    p_hat = successes / n
+    denominator = 1.0 + z * z / n
+    centre = (p_hat + z * z / (2.0 * n)) / denominator
+    half_width = z * np.sqrt(p_hat * (1.0 - p_hat) / n + z * z / (4.0 * n * n)) / denominator
+    # Clip the rounding error at the edges: the interval for k = 0 must start at exactly 0.
+    low = np.clip(centre - half_width, 0.0, 1.0)
+    high = np.clip(centre + half_width, 0.0, 1.0)
+    low = np.where(successes == 0, 0.0, low)
+    high = np.where(successes == trials, 1.0, high)
+    return _as_output(low), _as_output(high)
+
+
+def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: float = 0.95):
+    r"""Newcombe's hybrid score interval for the difference ``rate_a - rate_b``.
+
+    With Wilson intervals :math:`(l_a, u_a)` and :math:`(l_b, u_b)` and
+    :math:`\delta = \hat p_a - \hat p_b` (Newcombe 1998, method 10):
+
+    .. math::
+
+        \left(\delta - \sqrt{(\hat p_a - l_a)^2 + (u_b - \hat p_b)^2},\;
+              \delta + \sqrt{(u_a - \hat p_a)^2 + (\hat p_b - l_b)^2}\right)
+
+    The two samples must be independent. An interval that contains zero is a null result:
+    the data cannot tell the two rates apart at this confidence.
+
+    Returns
+    -------
+    (low, high) : floats, or arrays when arrays were given.
+    """
+    successes_a, trials_a = _counts(successes_a, trials_a,
+                                    successes_name="successes_a", trials_name="trials_a")
+    successes_b, trials_b = _counts(successes_b, trials_b,
+                                    successes_name="successes_b", trials_name="trials_b")
+    low_a, high_a = wilson_interval(successes_a, trials_a, confidence)
+    low_b, high_b = wilson_interval(successes_b, trials_b, confidence)
+    rate_a = successes_a / trials_a
+    rate_b = successes_b / trials_b
+    delta = rate_a - rate_b
+    low = delta - np.sqrt((rate_a - low_a) ** 2 + (high_b - rate_b) ** 2)
+    high = delta + np.sqrt((high_a - rate_a) ** 2 + (rate_b - low_b) ** 2)
+    return _as_output(low), _as_output(high)
+
+
+def binomial_standard_error(rate, runs):
+    r"""Standard error of a simulated rate, :math:`\sqrt{p (1 - p) / n}`.
+
+    The tests use it to say how far a simulated rate may sit from its closed form.
+    """
+    rate = _validate.probability_array("rate", rate)
+    runs = _validate.whole_array("runs", runs, minimum=1)
+    return _as_output(np.sqrt(rate * (1.0 - rate) / runs))

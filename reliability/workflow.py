@@ -1,0 +1,292 @@
+r"""A multi-step workflow: closed forms and a seeded, attempt-by-attempt simulation.
+
+One attempt at a step is a visible error with probability :math:`e`, silently wrong with
+probability :math:`w`, and correct with :math:`c = 1 - e - w`. A verifier of recall
+:math:`d` and false-rejection rate :math:`f` (both zero without one) sends an attempt back
+with probability
+
+.. math::  r = e + c f + w d,
+
+accepts it correct with :math:`a = c (1 - f)` and accepts it wrong with :math:`b = w (1 - d)`.
+With :math:`A` attempts a step is correct with :math:`a S_A`, silently wrong with
+:math:`b S_A` and gives up with :math:`r^A`, where :math:`S_A = 1 + r + \dots + r^{A-1}` is
+also its expected number of attempts. A run of :math:`n` steps succeeds with
+:math:`(a S_A)^n` and stops early at the first step that gives up.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validate
+from .stats import wilson_interval
+
+__all__ = ["Verifier", "Workflow", "Simulation", "horizon", "EVENTS"]
+
+#: The per-attempt events of :meth:`Workflow.simulate`'s log, in the page's words.
+EVENTS = ("error", "rejected_ok", "caught", "ok", "wrong", "gave_up")
+
+# How a run ended, as stored in the simulation's per-run array.
+_ERROR, _WRONG, _OK = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """A second check on each accepted attempt.
+
+    recall : probability ``d`` that it rejects a silently wrong answer.
+    false_reject : probability ``f`` that it rejects a right one (its own cost).
+    """
+
+    recall: float = 0.8
+    false_reject: float = 0.05
+
+    def __post_init__(self):
+        object.__setattr__(self, "recall", _validate.probability("recall", self.recall))
+        object.__setattr__(self, "false_reject",
+                           _validate.probability("false_reject", self.false_reject))
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What :meth:`Workflow.simulate` observed: counts, rates and an optional event log."""
+
+    runs: int
+    successes: int
+    wrong: int
+    gave_up: int
+    total_attempts: int
+    attempts_per_run: np.ndarray = field(repr=False, compare=False)
+    log: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def rate(self) -> float:
+        """Share of runs in which every step was correct."""
+        return self.successes / self.runs
+
+    @property
+    def mean_attempts(self) -> float:
+        """Attempts per run, averaged over all runs (including those that gave up)."""
+        return self.total_attempts / self.runs
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval for :attr:`rate`."""
+        return wilson_interval(self.successes, self.runs, confidence)
+
+
+@dataclass(frozen=True)
+class Workflow:
+    """A chain of ``steps`` steps, each tried up to ``attempts`` times.
+
+    The defaults are the reference page's: ten steps, 5 % visible errors, 3 % silent ones,
+    one attempt and no verifier, so ``Workflow().success()`` is :math:`0.92^{10} = 0.434`.
+    """
+
+    steps: int = 10
+    error: float = 0.05
+    silent: float = 0.03
+    attempts: int = 1
+    verifier: Verifier | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "steps", _validate.whole("steps", self.steps, minimum=1))
+        object.__setattr__(self, "attempts",
+                           _validate.whole("attempts", self.attempts, minimum=1))
+        error = _validate.probability("error", self.error)
+        silent = _validate.probability("silent", self.silent)
+        if error + silent > 1.0 + 1e-12:
+            raise ValueError(
+                f"error + silent must be at most 1 (they are shares of one attempt), "
+                f"got error={error!r} + silent={silent!r} = {error + silent!r}")
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "silent", silent)
+        if self.verifier is not None and not isinstance(self.verifier, Verifier):
+            raise ValueError(f"verifier must be a Verifier or None, got {self.verifier!r}")
+
+    # The step-level quantities, named as in the maths above.
+    @property
+    def e(self) -> float:
+        return self.error
+
+    @property
+    def w(self) -> float:
+        return self.silent
+
+    @property
+    def c(self) -> float:
+        return max(0.0, 1.0 - self.error - self.silent)
+
+    @property
+    def d(self) -> float:
+        return self.verifier.recall if self.verifier else 0.0
+
+    @property
+    def f(self) -> float:
+        return self.verifier.false_reject if self.verifier else 0.0
+
+    @property
+    def r(self) -> float:
+        """Probability that one attempt is sent back: ``e + c f + w d``."""
+        return self.e + self.c * self.f + self.w * self.d
+
+    @property
+    def a(self) -> float:
+        """Probability that one attempt is accepted and right: ``c (1 - f)``."""
+        return self.c * (1.0 - self.f)
+
+    @property
+    def b(self) -> float:
+        """Probability that one attempt is accepted and wrong: ``w (1 - d)``."""
+        return self.w * (1.0 - self.d)
+
+    @property
+    def S_A(self) -> float:  # noqa: N802 - the page's symbol
+        """Expected attempts at one step, ``1 + r + ... + r^(A-1)``."""
+        return float(sum(self.r ** j for j in range(self.attempts)))
+
+    @property
+    def give_up(self) -> float:
+        """Probability that a step exhausts its attempts: ``r^A``."""
+        return self.r ** self.attempts
+
+    @property
+    def step_success(self) -> float:
+        """Probability that a step ends correct: ``a S_A``."""
+        return self.a * self.S_A
+
+    @property
+    def step_wrong(self) -> float:
+        """Probability that a step ends silently wrong: ``b S_A``."""
+        return self.b * self.S_A
+
+    def success(self) -> float:
+        """Closed form: probability that every step is correct, ``(a S_A)^n``."""
+        return self.step_success ** self.steps
+
+    def success_by_length(self, lengths) -> np.ndarray:
+        """``(a S_A)^n`` for each ``n`` in ``lengths`` (whole numbers >= 1)."""
+        lengths = _validate.whole_array("lengths", lengths, minimum=1)
+        return self.step_success ** lengths.astype(float)
+
+    def outcome_probabilities(self) -> dict[str, float]:
+        """Closed forms of a run's three endings: all right, finished with a silent wrong
+        step, or stopped because a step gave up. They add up to one."""
+        reach_end = (1.0 - self.give_up) ** self.steps
+        return {"success": self.success(),
+                "wrong": reach_end - self.success(),
+                "gave_up": 1.0 - reach_end}
+
+    def expected_attempts(self) -> float:
+        r"""Closed form: expected attempts per run, :math:`S_A \sum_{i<n} (1 - r^A)^i`.
+
+        Step :math:`i` is reached only if none of the :math:`i` steps before it gave up.
+        """
+        g = self.give_up
+        if g == 0.0:
+            return self.S_A * self.steps
+        # sum_{i<n} (1-g)^i = (1 - (1-g)^n) / g, written to stay accurate for tiny g.
+        return self.S_A * -math.expm1(self.steps * math.log1p(-g)) / g
+
+    def simulate(self, runs: int = 2000, seed=0, *, log_runs: int = 0) -> Simulation:
+        """Run the workflow ``runs`` times, attempt by attempt, with a seeded generator.
+
+        Each attempt draws one uniform for its outcome (error, silent wrong or right) and,
+        with a verifier, one more for the verifier's verdict, exactly as the page's engine
+        does; a step stops at its first accepted attempt and a run stops at the first step
+        that gives up. The closed forms are never used here, so the simulation is an
+        independent check on them.
+
+        Parameters
+        ----------
+        runs : whole number >= 1.
+        seed : int or ``numpy.random.Generator``; the same seed gives the same result.
+        log_runs : how many of the first runs to return as an event log
+            (``log[run][step]`` is a tuple of :data:`EVENTS`).
+        """
+        runs = _validate.whole("runs", runs, minimum=1)
+        log_runs = _validate.whole("log_runs", log_runs, minimum=0, maximum=runs)
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
+            _validate.whole("seed", seed, minimum=0))
+        # Chunking bounds memory for large runs while keeping the stream fixed per seed.
+        chunk = max(1, 4_000_000 // (self.steps * self.attempts))
+        parts = [self._simulate_chunk(rng, min(chunk, runs - start),
+                                      log_runs=max(0, min(log_runs - start, chunk)))
+                 for start in range(0, runs, chunk)]
+        ended = np.concatenate([p[0] for p in parts])
+        attempts = np.concatenate([p[1] for p in parts])
+        log = tuple(entry for p in parts for entry in p[2])
+        return Simulation(runs=runs,
+                          successes=int(np.count_nonzero(ended == _OK)),
+                          wrong=int(np.count_nonzero(ended == _WRONG)),
+                          gave_up=int(np.count_nonzero(ended == _ERROR)),
+                          total_attempts=int(attempts.sum()),
+                          attempts_per_run=attempts, log=log)
+
+    def _simulate_chunk(self, rng, runs, *, log_runs):
+        # Attempt-major, step-major layout: every loop below walks contiguous rows of runs.
+        shape = (self.attempts, self.steps, runs)
+        u = rng.random(shape)
+        v = rng.random(shape) if self.verifier is not None else None
+        # Per attempt: 0 = sent back (error, or rejected by the verifier), 1 = accepted
+        # wrong, 2 = accepted right.
+        verdict = (u >= self.e).view(np.int8)
+        verdict += (u >= self.e + self.w).view(np.int8)
+        if v is not None:
+            verdict *= np.where(verdict == 2, v >= self.f, v >= self.d)
+        # A step ends at its first accepted attempt: walk the attempts backwards so that
+        # an earlier acceptance overwrites a later one.
+        outcome = verdict[-1].copy()
+        used = np.full((self.steps, runs), self.attempts, np.int16)
+        for j in range(self.attempts - 2, -1, -1):
+            accepted = verdict[j] != 0
+            np.copyto(outcome, verdict[j], where=accepted)
+            np.copyto(used, j + 1, where=accepted)
+        alive = np.ones(runs, bool)
+        all_right = np.ones(runs, bool)
+        attempts = np.zeros(runs, np.int64)
+        for step in range(self.steps):  # a run stops after the first step that gives up
+            attempts += used[step] * alive
+            alive &= outcome[step] != 0
+            all_right &= outcome[step] == 2
+        ended = np.where(~alive, _ERROR, np.where(all_right, _OK, _WRONG))
+        log = [self._log_run(u[:, :, i], None if v is None else v[:, :, i],
+                             used[:, i], outcome[:, i]) for i in range(log_runs)]
+        return ended, attempts, log
+
+    def _log_run(self, u, v, used, outcome):
+        run = []
+        for step in range(self.steps):
+            events = []
+            for j in range(used[step]):
+                if u[j, step] < self.e:
+                    events.append("error")
+                    continue
+                right = u[j, step] >= self.e + self.w
+                if v is not None and right and v[j, step] < self.f:
+                    events.append("rejected_ok")
+                elif v is not None and not right and v[j, step] < self.d:
+                    events.append("caught")
+                else:
+                    events.append("ok" if right else "wrong")
+            if outcome[step] == 0:
+                events.append("gave_up")
+            run.append(tuple(events))
+            if outcome[step] == 0:
+                break
+        return tuple(run)
+
+
+def horizon(p: float, target: float = 0.5) -> float:
+    r"""Steps until a chain of per-step accuracy ``p`` succeeds only with ``target``.
+
+    .. math::  H(p) = \frac{\ln(\text{target})}{\ln p}
+
+    ``horizon(0.99)`` is 68.97 steps: at 99 % per step, half of all 69-step chains fail
+    (Sinha et al. 2025). Both arguments lie strictly between 0 and 1.
+    """
+    p = _validate.open_probability("p", p, example="0.99")
+    target = _validate.open_probability("target", target, example="0.5")
+    return math.log(target) / math.log(p)

@@ -1,0 +1,70 @@
+"""Execute chapters with papermill and strip what changes from run to run.
+
+Shared by ``scripts/regenerate.py`` (rewrites the stored outputs on purpose) and by the
+tests (which execute into a temporary folder and never touch the committed notebooks).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import papermill
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = ROOT / "chapters"
+
+# papermill stamps these on every run (and the widget state would make the static page
+# fetch widget JavaScript from a CDN); they would make an unchanged chapter show a diff.
+VOLATILE_NOTEBOOK_KEYS = ("papermill", "widgets")
+VOLATILE_CELL_KEYS = ("papermill", "execution")
+
+
+def chapters() -> list[Path]:
+    """Every chapter notebook, in file-name (reading) order."""
+    return sorted(CHAPTERS.glob("*.ipynb"))
+
+
+def test_parameters(path: Path) -> dict:
+    """The changed parameters a chapter asks the tests to run it with
+    (``metadata.reliability.test_parameters``)."""
+    nb = json.loads(path.read_text())
+    return nb["metadata"].get("reliability", {}).get("test_parameters", {})
+
+
+def execute(path: Path, output: Path, parameters: dict | None = None, *,
+            timeout: int = 600) -> nbformat.NotebookNode:
+    """Run ``path`` with papermill into ``output``, in the chapter's folder."""
+    papermill.execute_notebook(
+        str(path), str(output), parameters=parameters or {}, cwd=str(path.parent),
+        kernel_name="python3", progress_bar=False, execution_timeout=timeout)
+    return nbformat.read(str(output), as_version=4)
+
+
+def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Drop papermill's timestamps and timings, keep outputs and execution counts."""
+    for key in VOLATILE_NOTEBOOK_KEYS:
+        nb.metadata.pop(key, None)
+    for cell in nb.cells:
+        for key in VOLATILE_CELL_KEYS:
+            cell.metadata.pop(key, None)
+        if cell.cell_type == "code":
+            for output in cell.get("outputs", []):
+                output.get("metadata", {}).pop("papermill", None)
+    nb.metadata.get("kernelspec", {}).update(
+        {"name": "python3", "display_name": "Python 3", "language": "python"})
+    return nb
+
+
+def text_outputs(nb: nbformat.NotebookNode) -> list[str]:
+    """Every text output of every code cell, for comparing two runs of one chapter."""
+    texts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            if "text" in output:
+                texts.append(output["text"])
+            for mime in ("text/plain", "text/html"):
+                if mime in output.get("data", {}):
+                    texts.append(output["data"][mime])
+    return texts

@@ -13,7 +13,7 @@ import re
 import matplotlib as mpl
 import numpy as np
 
-__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html"]
+__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html", "scrubber"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -90,3 +90,29 @@ def animation_html(animation, *, name: str) -> str:
     if found:
         html = html.replace(found.group(1), stable)
     return html
+
+
+def scrubber(draw, values, *, name: str, figsize=(7.0, 4.0)):
+    """A figure the reader can scrub on the static page, with no kernel.
+
+    ``draw(fig, value)`` draws the figure for one parameter value; one frame is
+    precomputed per value and the page's slider and play buttons move between them. Put
+    the value in the figure's title, since the slider shows only the frame number. Keep it
+    to about 25 values: each frame is an embedded PNG.
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import HTML
+    from matplotlib.animation import FuncAnimation
+
+    values = list(values)
+    fig = plt.figure(figsize=figsize)
+
+    def update(index):
+        fig.clear()
+        draw(fig, values[index])
+        return []
+
+    animation = FuncAnimation(fig, update, frames=len(values), interval=400, blit=False)
+    html = animation_html(animation, name=name)
+    plt.close(fig)
+    return HTML(html)

@@ -26,7 +26,7 @@ def chapters() -> list[Path]:
     return sorted(CHAPTERS.glob("*.ipynb"))
 
 
-def test_parameters(path: Path) -> dict:
+def declared_parameters(path: Path) -> dict:
     """The changed parameters a chapter asks the tests to run it with
     (``metadata.reliability.test_parameters``)."""
     nb = json.loads(path.read_text())

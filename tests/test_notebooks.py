@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from notebooks import chapters, execute, test_parameters, text_outputs
+from notebooks import chapters, declared_parameters, execute, text_outputs
 
 CHAPTERS = chapters()
 
@@ -22,10 +22,15 @@ def test_chapter_shape(path):
         "the first code cell must be tagged 'parameters' so papermill can inject values"
     assert nb["cells"][0]["cell_type"] == "markdown" and \
         nb["cells"][0]["source"][0].startswith("# "), "a chapter opens with its title"
-    assert test_parameters(path), "declare metadata.reliability.test_parameters"
+    assert declared_parameters(path), "declare metadata.reliability.test_parameters"
     for cell in code:
         assert cell.get("execution_count") or not cell.get("outputs"), \
             "stored outputs need execution counts (regenerate with `make outputs`)"
+    for cell in code:
+        if "interact(" in "".join(cell["source"]):
+            tags = set(cell["metadata"].get("tags", []))
+            assert {"remove-output", "nbval-ignore-output"} <= tags, \
+                "tag the explorer remove-output (no kernel on the page) and nbval-ignore-output"
     text = "".join("".join(c["source"]) for c in nb["cells"])
     for required in ("Teach it from one cell", "{exercise}", "{solution", "interact"):
         assert required in text, f"the chapter's ending lacks {required!r}"
@@ -34,7 +39,7 @@ def test_chapter_shape(path):
 @pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
 def test_chapter_runs_with_defaults_and_with_changed_parameters(path, tmp_path):
     default = execute(path, tmp_path / f"default-{path.name}")
-    changed_parameters = test_parameters(path)
+    changed_parameters = declared_parameters(path)
     changed = execute(path, tmp_path / f"changed-{path.name}", changed_parameters)
     injected = [c for c in changed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"

@@ -19,6 +19,7 @@ CHAPTERS = ROOT / "chapters"
 # fetch widget JavaScript from a CDN); they would make an unchanged chapter show a diff.
 VOLATILE_NOTEBOOK_KEYS = ("papermill", "widgets")
 VOLATILE_CELL_KEYS = ("papermill", "execution")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def chapters() -> list[Path]:
@@ -52,6 +53,9 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if cell.cell_type == "code":
             for output in cell.get("outputs", []):
                 output.get("metadata", {}).pop("papermill", None)
+                # A widget view names a fresh random model id every run and cannot render
+                # without the (stripped) widget state; its text/plain fallback stays.
+                output.get("data", {}).pop(WIDGET_VIEW, None)
     nb.metadata.get("kernelspec", {}).update(
         {"name": "python3", "display_name": "Python 3", "language": "python"})
     return nb

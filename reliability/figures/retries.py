@@ -1,0 +1,168 @@
+r"""Figures and tables for retries: what extra attempts buy, what they cost, and the
+ceiling they cannot pass.
+
+With :math:`A` attempts and no verifier an attempt is sent back only when it fails
+visibly, :math:`r = e`, so a step is right with :math:`c\,S_A` where
+:math:`S_A = 1 + e + \dots + e^{A-1}`. As :math:`A \to \infty`, :math:`S_A \to 1/(1-r)` and
+a run of :math:`n` steps tends to the ceiling
+
+.. math::  \left(\frac{a}{a + b}\right)^n = \left(\frac{c}{c + w}\right)^n
+           \quad\text{(no verifier)},
+
+because a silent wrong answer is accepted like a right one and never retried.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import _validate
+from ..notebook import PALETTE
+from ..stats import z_value
+from ..workflow import Workflow
+from .chain import plot_decay
+
+__all__ = ["ceiling", "attempt_cost", "sweep", "plot_attempts", "plot_steps",
+           "draw_attempts_frame"]
+
+
+def _percent(ax):
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
+
+
+def ceiling(workflow: Workflow) -> float:
+    r"""Success with unlimited attempts: :math:`\lim_{A\to\infty} (a S_A)^n = (a/(a+b))^n`.
+
+    Every attempt is retried with :math:`r = 1 - a - b`, so once a step stops it stopped on
+    an accepted answer, which is right with probability :math:`a/(a+b)`. When nothing is
+    ever accepted (:math:`a + b = 0`) no run can succeed and the ceiling is 0.
+    """
+    if not isinstance(workflow, Workflow):
+        raise ValueError(f"workflow must be a reliability.Workflow, got {workflow!r}")
+    accepted = workflow.a + workflow.b
+    if accepted == 0.0:
+        return 0.0
+    return float((workflow.a / accepted) ** workflow.steps)
+
+
+def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.95) -> dict:
+    r"""Expected attempts per run in closed form beside a simulated mean.
+
+    The simulated mean carries its standard error :math:`s/\sqrt{\text{runs}}` (``s`` the
+    sample standard deviation of attempts per run, ``ddof=1``) and a normal interval
+    :math:`\bar x \pm z\,\text{SE}`; ``gap_in_se`` is (simulated - closed) / SE.
+    Also returned: ``no_stop``, the cost :math:`n S_A` if no run ever stopped early.
+    """
+    if not isinstance(workflow, Workflow):
+        raise ValueError(f"workflow must be a reliability.Workflow, got {workflow!r}")
+    runs = _validate.whole("runs", runs, minimum=2)
+    sim = workflow.simulate(runs=runs, seed=seed)
+    mean, se, low, high = _mean_interval(sim, z_value(confidence))
+    closed = workflow.expected_attempts()
+    return {"closed": closed, "no_stop": workflow.S_A * workflow.steps, "simulated": mean,
+            "se": se, "low": low, "high": high, "runs": runs,
+            "gap_in_se": (mean - closed) / se if se > 0 else 0.0}
+
+
+def _mean_interval(sim, z):
+    mean = sim.mean_attempts
+    se = float(np.std(sim.attempts_per_run, ddof=1) / np.sqrt(sim.runs))
+    return mean, se, mean - z * se, mean + z * se
+
+
+def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
+    """Closed forms and seeded simulations for a list of workflows, one row each.
+
+    Returns a dict of numpy arrays: ``closed`` and ``rate`` (success), Wilson bounds
+    ``low``/``high``, ``closed_attempts`` and ``mean_attempts`` (per run) with the mean's
+    normal interval ``attempts_low``/``attempts_high``. Workflow ``k`` is simulated with
+    seed ``seed + k``, so the table is reproducible row by row.
+    """
+    workflows = list(workflows)
+    if not workflows or not all(isinstance(w, Workflow) for w in workflows):
+        raise ValueError("workflows must be a non-empty list of reliability.Workflow")
+    runs = _validate.whole("runs", runs, minimum=2)
+    seed = _validate.whole("seed", seed, minimum=0)
+    z = z_value(confidence)
+    rows = []
+    for k, wf in enumerate(workflows):
+        sim = wf.simulate(runs=runs, seed=seed + k)
+        mean, _, low, high = _mean_interval(sim, z)
+        rows.append((wf.success(), sim.rate, *sim.interval(confidence),
+                     wf.expected_attempts(), mean, low, high))
+    columns = np.array(rows, dtype=float).T
+    names = ("closed", "rate", "low", "high", "closed_attempts", "mean_attempts",
+             "attempts_low", "attempts_high")
+    return dict(zip(names, columns))
+
+
+def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
+    """Left: success against attempts per step (line: closed form; dots: simulated with
+    95 % Wilson bars; dashed: the ceiling). Right: attempts per run, same convention."""
+    attempts = np.asarray(attempts)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 4.0))
+    left.plot(attempts, table["closed"], color=PALETTE["blue"], label="closed form")
+    left.errorbar(attempts, table["rate"],
+                  yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
+                  fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                  label="simulated, 95% interval")
+    left.axhline(ceiling_value, ls="--", color=PALETTE["vermillion"],
+                 label=f"ceiling with unlimited attempts ({ceiling_value:.1%})")
+    left.set(xlabel="attempts per step A", ylabel="share of runs that succeed",
+             ylim=(0, 1.02))
+    _percent(left)
+    left.legend(fontsize=8, loc="lower right")
+    right.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
+               label="closed form")
+    right.errorbar(attempts, table["mean_attempts"],
+                   yerr=[table["mean_attempts"] - table["attempts_low"],
+                         table["attempts_high"] - table["mean_attempts"]],
+                   fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
+                   label="simulated mean, 95% interval")
+    right.set(xlabel="attempts per step A", ylabel="attempts per run (mean)")
+    right.legend(fontsize=8, loc="lower right")
+    for ax in (left, right):
+        ax.set_xticks(attempts)
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout()
+    return fig
+
+
+def plot_steps(table, ceilings: dict, *, title: str):
+    """Success against chain length (reusing the chain-decay figure), plus one dashed
+    closed-form line per entry of ``ceilings`` (``{label: (lengths, values)}``)."""
+    fig = plot_decay(table, title=title)
+    ax = fig.axes[0]
+    for label, (lengths, values) in ceilings.items():
+        ax.plot(lengths, values, ls="--", color=PALETTE["vermillion"], label=label)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: dict):
+    """One scrubber frame: success against chain length for ``attempts`` attempts per step
+    (line: closed form; dots: ``table[attempts]`` simulated with 95 % Wilson bars), beside
+    one attempt and the unlimited-attempts ceiling."""
+    lengths = np.asarray(lengths)
+    wf = replace(base, attempts=attempts)
+    grid = np.arange(1, lengths.max() + 1)
+    ax = fig.add_subplot()
+    ax.plot(grid, replace(base, attempts=1).success_by_length(grid), color=PALETTE["grey"],
+            label="one attempt (closed form)")
+    ax.plot(grid, [ceiling(replace(wf, steps=int(n))) for n in grid], ls="--",
+            color=PALETTE["vermillion"], label="ceiling: unlimited attempts")
+    ax.plot(grid, wf.success_by_length(grid), color=PALETTE["blue"],
+            label=f"A = {attempts} (closed form)")
+    t = table[attempts]
+    ax.errorbar(lengths, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
+                fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                label=f"A = {attempts}: simulated, 95% interval")
+    ten = replace(wf, steps=10).success()
+    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
+           title=f"A = {attempts} attempts per step: ten steps succeed {ten:.1%}")
+    _percent(ax)
+    ax.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()

@@ -1,0 +1,164 @@
+r"""Figures and tables for verifiers: what recall buys, what false rejection costs.
+
+A verifier of recall :math:`d` and false-rejection rate :math:`f` sends an attempt back
+with :math:`r = e + c f + w d`, accepts it right with :math:`a = c (1-f)` and wrong with
+:math:`b = w (1-d)`. A run of :math:`n` steps with :math:`A` attempts succeeds with
+:math:`(a S_A)^n` and costs :math:`S_A \sum_{i<n} (1 - r^A)^i` attempts on average.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import _validate
+from ..notebook import PALETTE
+from ..workflow import Verifier, Workflow
+from .retries import _percent, sweep
+
+__all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
+           "plot_tradeoff_lines", "draw_recall_frame"]
+
+_ENDINGS = ("success", "wrong", "gave_up")
+
+
+def _workflow(base):
+    if not isinstance(base, Workflow):
+        raise ValueError(f"base must be a reliability.Workflow, got {base!r}")
+    return base
+
+
+def outcomes(workflow: Workflow, *, runs: int, seed) -> dict:
+    """How runs end (all right, finished silently wrong, stopped by a step that gave up):
+    closed form beside the simulated share and its 95 % Wilson interval.
+
+    Returns ``{ending: (closed, simulated, low, high)}``.
+    """
+    from ..stats import wilson_interval
+
+    workflow = _workflow(workflow)
+    sim = workflow.simulate(runs=runs, seed=seed)
+    closed = workflow.outcome_probabilities()
+    counts = {"success": sim.successes, "wrong": sim.wrong, "gave_up": sim.gave_up}
+    return {k: (closed[k], counts[k] / sim.runs, *wilson_interval(counts[k], sim.runs))
+            for k in _ENDINGS}
+
+
+def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
+    """Closed-form success and attempts per run for every verifier ``(d, f)`` on a grid.
+
+    Returns ``recall`` (rows), ``false_reject`` (columns) and the 2-D arrays ``success`` and
+    ``attempts``, both of shape ``(len(recalls), len(false_rejects))``.
+    """
+    base = _workflow(base)
+    recalls = _validate.probability_array("recalls", recalls).ravel()
+    false_rejects = _validate.probability_array("false_rejects", false_rejects).ravel()
+    success = np.empty((recalls.size, false_rejects.size))
+    attempts = np.empty_like(success)
+    for i, d in enumerate(recalls):
+        for j, f in enumerate(false_rejects):
+            wf = replace(base, verifier=Verifier(recall=float(d), false_reject=float(f)))
+            success[i, j], attempts[i, j] = wf.success(), wf.expected_attempts()
+    return {"recall": recalls, "false_reject": false_rejects, "success": success,
+            "attempts": attempts}
+
+
+def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
+    """Two contour maps over (false rejection, recall): success (left), attempts per run
+    (right), closed forms; ``mark`` is drawn as a point on both."""
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), sharey=True)
+    x, y = grid["false_reject"], grid["recall"]
+    # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range.
+    for ax, key, cmap, label, fmt, levels in (
+            (axes[0], "success", "cividis", "share of runs that succeed", "{:.0%}",
+             np.linspace(0.0, 1.0, 11)),
+            (axes[1], "attempts", "cividis_r", "attempts per run (mean)", "{:.1f}", 12)):
+        filled = ax.contourf(x, y, grid[key], levels=levels, cmap=cmap)
+        lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
+                           linewidths=0.8)
+        ax.clabel(lines, fmt=lambda v, f=fmt: f.format(v), fontsize=8)
+        fig.colorbar(filled, ax=ax, label=label,
+                     format=plt.FuncFormatter(lambda v, _, f=fmt: f.format(v)))
+        ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
+        ax.annotate(f"d = {mark.recall:g}, f = {mark.false_reject:g}",
+                    (mark.false_reject, mark.recall), xytext=(8, -14),
+                    textcoords="offset points", fontsize=8, color="black")
+        ax.set(xlabel="false rejection f (share of right answers rejected)")
+        ax.grid(False)
+    axes[0].set_ylabel("recall d (share of wrong answers caught)")
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout()
+    return fig
+
+
+def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: int) -> dict:
+    """Seeded simulations for each recall ``d`` at each false rejection ``f``:
+    ``{d: sweep table over f}`` (see :func:`reliability.figures.retries.sweep`)."""
+    base = _workflow(base)
+    recalls = _validate.probability_array("recalls", recalls).ravel()
+    false_rejects = _validate.probability_array("false_rejects", false_rejects).ravel()
+    seed = _validate.whole("seed", seed, minimum=0)
+    return {float(d): sweep([replace(base, verifier=Verifier(float(d), float(f)))
+                             for f in false_rejects],
+                            runs=runs, seed=seed + 1000 * i)
+            for i, d in enumerate(recalls)}
+
+
+def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: str):
+    """Success (left) and attempts per run (right) against false rejection, one colour per
+    recall: lines are closed forms, dots simulated with 95 % intervals; the grey line is
+    the same workflow without a verifier."""
+    base = _workflow(base)
+    false_rejects = np.asarray(false_rejects, dtype=float)
+    dense = np.linspace(0.0, false_rejects.max(), 61)
+    colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2))
+    for colour, (d, table) in zip(colours, tables.items()):
+        closed = [replace(base, verifier=Verifier(d, float(f))) for f in dense]
+        for ax, line, key, low, high in (
+                (left, [w.success() for w in closed], "rate", "low", "high"),
+                (right, [w.expected_attempts() for w in closed], "mean_attempts",
+                 "attempts_low", "attempts_high")):
+            ax.plot(dense, line, color=colour, label=f"recall d = {d:g}")
+            ax.errorbar(false_rejects, table[key],
+                        yerr=[table[key] - table[low], table[high] - table[key]],
+                        fmt="o", ms=3.5, capsize=2, color=colour)
+    left.axhline(base.success(), color=PALETTE["grey"], ls="--", label="no verifier")
+    right.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
+                  label="no verifier")
+    left.set(xlabel="false rejection f", ylabel="share of runs that succeed", ylim=(0, 1.02))
+    _percent(left)
+    right.set(xlabel="false rejection f", ylabel="attempts per run (mean)")
+    left.legend(fontsize=8, loc="lower left")
+    right.legend(fontsize=8, loc="upper left")
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout()
+    return fig
+
+
+def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float,
+                      lengths, table: dict):
+    """One scrubber frame: success against chain length with a verifier of recall
+    ``recall`` (line: closed form; dots: ``table[recall]`` simulated with 95 % Wilson
+    bars), beside the same retries without a verifier."""
+    base = _workflow(base)
+    lengths = np.asarray(lengths)
+    grid = np.arange(1, lengths.max() + 1)
+    wf = replace(base, verifier=Verifier(recall=recall, false_reject=false_reject))
+    ax = fig.add_subplot()
+    ax.plot(grid, base.success_by_length(grid), color=PALETTE["grey"], ls="--",
+            label=f"A = {base.attempts}, no verifier (closed form)")
+    ax.plot(grid, wf.success_by_length(grid), color=PALETTE["blue"],
+            label=f"with verifier d = {recall:.1f}, f = {false_reject:g} (closed form)")
+    t = table[recall]
+    ax.errorbar(lengths, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
+                fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                label="simulated, 95% interval")
+    ten, thirty = replace(wf, steps=10).success(), replace(wf, steps=30).success()
+    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
+           title=f"Recall d = {recall:.1f}: ten steps succeed {ten:.1%}, thirty {thirty:.1%}")
+    _percent(ax)
+    ax.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()

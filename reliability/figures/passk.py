@@ -1,0 +1,138 @@
+"""Figures for pass@k against pass^k: two task mixes, a measured curve with intervals, the
+extrapolation from published pass^1..4, and interval widths for small case counts."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..notebook import PALETTE
+from ..stats import wilson_interval
+
+_MIX_COLOURS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["purple"])
+_PERCENT = plt.FuncFormatter(lambda y, _: f"{y:.0%}")
+
+
+def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: str = ""):
+    """Closed-form pass@k (dashed) and pass^k (solid) for each task mix, k = 1..kmax.
+
+    With ``k`` given, that k is marked and its four values are put in the title, which is
+    how :func:`reliability.notebook.scrubber` frames show which k the slider is on.
+    """
+    ax = fig.add_subplot()
+    ks = np.arange(1, kmax + 1)
+    parts = []
+    for colour, (label, mix) in zip(_MIX_COLOURS, mixes.items()):
+        ax.plot(ks, mix.pass_at(ks), "--", color=colour, label=f"{label}: pass@k")
+        ax.plot(ks, mix.pass_hat(ks), "-", color=colour, label=f"{label}: pass^k")
+        if k is not None:
+            ax.plot([k, k], [mix.pass_hat(k), mix.pass_at(k)], "o", color=colour, ms=7)
+            parts.append(f"{label.split(':')[0]}: pass@{k} {mix.pass_at(k):.0%}, "
+                         f"pass^{k} {mix.pass_hat(k):.0%}")
+    if k is not None:
+        ax.axvline(k, color=PALETTE["grey"], lw=1)
+        # Two lines: the four values do not fit one line of the figure's width.
+        title = f"k = {k}\n" + ";  ".join(parts)
+    ax.set(xlabel="k (trials of the same task)", ylabel="share of tasks", ylim=(0, 1.02),
+           xticks=ks, title=title)
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.legend(fontsize=8, ncol=2, loc="center right")
+    fig.tight_layout()
+    return ax
+
+
+def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
+    """The static version of :func:`draw_mixes`; returns the figure."""
+    fig = plt.figure()
+    draw_mixes(fig, mixes, kmax=kmax, title=title)
+    return fig
+
+
+def plot_curves(result, mix=None, *, title: str):
+    """Measured pass@k and pass^k with their bootstrap intervals; the model's closed forms
+    as thin lines when ``mix`` is given."""
+    fig, ax = plt.subplots()
+    k = result.k
+    for name, point, low, high, colour in (
+            ("pass@k", result.pass_at, result.pass_at_low, result.pass_at_high,
+             PALETTE["orange"]),
+            ("pass^k", result.pass_hat, result.pass_hat_low, result.pass_hat_high,
+             PALETTE["blue"])):
+        ax.errorbar(k, point, yerr=[point - low, high - point], fmt="o", capsize=3,
+                    color=colour, label=f"{name}, measured, {result.confidence:.0%} interval")
+        if mix is not None:
+            closed = mix.pass_at(k) if name == "pass@k" else mix.pass_hat(k)
+            ax.plot(k, closed, "-", lw=1, color=colour, label=f"{name}, closed form")
+    ax.set(xlabel=f"k (of {result.trials} trials per task)",
+           ylabel=f"share of the {result.tasks} tasks", ylim=(0, 1.02), xticks=k, title=title)
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_extrapolation(rows, *, kmax: int = 8, title: str):
+    """One panel per row: published pass^1..K (dots), the fitted mix to kmax (line), and at
+    kmax the band every mix allows (thick bar: within rounding; thin bar: within two
+    standard errors). ``rows`` holds dicts with keys label, values, fit, rounding, sampling
+    and optionally headline (a published pass^kmax)."""
+    fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 3.8), sharey=True, squeeze=False)
+    ks = np.arange(1, kmax + 1)
+    for ax, row in zip(axes[0], rows):
+        values = np.asarray(row["values"])
+        ax.plot(ks, row["fit"].mix.pass_hat(ks), color=PALETTE["blue"], lw=1,
+                label=f"fitted mix ({row['fit'].family})")
+        ax.plot(np.arange(1, values.size + 1), values, "o", color=PALETTE["black"],
+                label="published pass^1..4")
+        for band, lw, name in ((row["sampling"], 1.5, "any mix, within 2 SE"),
+                               (row["rounding"], 6, "any mix, within rounding")):
+            if band is None:
+                continue
+            ax.plot([kmax, kmax], band, color=PALETTE["vermillion"], lw=lw,
+                    solid_capstyle="butt", label=f"pass^{kmax}: {name}")
+        if row.get("headline") is not None:
+            ax.plot(kmax + 0.35, row["headline"], "D", color=PALETTE["green"],
+                    label=f"paper's headline pass^{kmax}")
+        ax.set(xlabel="k", title=row["label"], xticks=ks, ylim=(0, 1))
+        ax.yaxis.set_major_formatter(_PERCENT)
+    axes[0][0].set_ylabel("pass^k (share of tasks)")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels and not lab.startswith("fitted"):
+                handles.append(h)
+                labels.append(lab)
+    handles.insert(0, axes[0][0].get_lines()[0])
+    labels.insert(0, "fitted mix")
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8)
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig
+
+
+def wilson_table(sizes, rate: float, confidence: float = 0.95):
+    """For each case count: the smallest step a score can move (1/n), the observed rate
+    nearest to ``rate`` that n cases can produce, and its Wilson interval."""
+    sizes = np.asarray(sizes, dtype=int)
+    successes = np.rint(rate * sizes).astype(int)
+    low, high = wilson_interval(successes, sizes, confidence)
+    return {"cases": sizes, "step": 1.0 / sizes, "observed": successes / sizes,
+            "low": np.asarray(low), "high": np.asarray(high)}
+
+
+def plot_wilson(table, *, title: str):
+    """Interval bars of :func:`wilson_table`, one per case count, on a log axis of n."""
+    fig, ax = plt.subplots()
+    obs, low, high = table["observed"], table["low"], table["high"]
+    ax.errorbar(table["cases"], obs, yerr=[obs - low, high - obs], fmt="o", capsize=4,
+                color=PALETTE["blue"], label="observed score, 95% Wilson interval")
+    for n, lo, hi in zip(table["cases"], low, high):
+        ax.annotate(f"n = {n}: ±{(hi - lo) / 2:.0%}", (n, hi), textcoords="offset points",
+                    xytext=(4, 4), fontsize=9)
+    ax.set_xscale("log")
+    ax.set(xlabel="test cases behind the score (log scale)", ylabel="score", ylim=(0, 1.05),
+           title=title)
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.legend(fontsize=9, loc="lower right")
+    fig.tight_layout()
+    return fig

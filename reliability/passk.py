@@ -1,0 +1,456 @@
+r"""pass@k and pass^k: finding a solution once against repeating it every time.
+
+A task set is a population of tasks, each with its own chance :math:`p` that one trial
+succeeds. Over a task drawn from it,
+
+.. math::
+
+    \text{pass@}k = 1 - \mathbb{E}\left[(1-p)^k\right], \qquad
+    \text{pass}^k = \mathbb{E}\left[p^k\right],
+
+so pass@k rises with :math:`k` and pass^k falls, and how fast pass^k falls depends on the
+whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]` alone
+(Yao et al. 2024). This module holds
+
+* :func:`curves`: both curves for k = 1..n from a tasks x trials matrix, with a seeded
+  bootstrap over tasks for the intervals;
+* :class:`TaskMix`: a mixture of Beta distributions (and point masses) for :math:`p`, with
+  closed forms for both curves and a seeded simulation of T tasks x n trials;
+* :func:`fit_task_mix` and :func:`moment_bounds`: a task mix fitted to published
+  pass^1..pass^K, and the range of pass^k (k > K) that *every* distribution of :math:`p`
+  on [0, 1] reproducing those values allows;
+* :func:`estimator_variance`, :func:`half_width` and :func:`plan`: how many tasks and trials
+  give a pass^k interval of a wanted width.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import least_squares, linprog
+from scipy.special import expit, gammaln, logit
+from scipy.stats import betabinom, binom
+
+from . import _validate
+from .stats import pass_at_k, pass_hat_k, z_value
+
+__all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
+           "standard_error_bound", "extrapolate", "estimator_variance", "half_width", "plan",
+           "published_table"]
+
+
+def _rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(_validate.whole("seed", seed, minimum=0))
+
+
+# --- curves from a matrix of outcomes ---------------------------------------------------
+
+@dataclass(frozen=True)
+class PassCurves:
+    """pass@k and pass^k for k = 1..trials, with bootstrap intervals over tasks."""
+
+    k: np.ndarray = field(repr=False)
+    pass_at: np.ndarray = field(repr=False)
+    pass_at_low: np.ndarray = field(repr=False)
+    pass_at_high: np.ndarray = field(repr=False)
+    pass_hat: np.ndarray = field(repr=False)
+    pass_hat_low: np.ndarray = field(repr=False)
+    pass_hat_high: np.ndarray = field(repr=False)
+    tasks: int = 0
+    trials: int = 0
+    confidence: float = 0.95
+
+    def table(self):
+        """The curves as a pandas DataFrame indexed by k, rounded to three places."""
+        import pandas as pd
+
+        return pd.DataFrame({
+            "pass@k": self.pass_at, "pass@k low": self.pass_at_low,
+            "pass@k high": self.pass_at_high, "pass^k": self.pass_hat,
+            "pass^k low": self.pass_hat_low, "pass^k high": self.pass_hat_high},
+            index=pd.Index(self.k, name="k")).round(3)
+
+
+def _outcome_matrix(outcomes) -> np.ndarray:
+    array = np.asarray(outcomes)
+    if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
+        raise ValueError(f"outcomes must be a tasks x trials matrix (2-D, at least 1 x 1), "
+                         f"got shape {array.shape}")
+    if array.dtype != bool:
+        if not (np.issubdtype(array.dtype, np.number) and np.all((array == 0) | (array == 1))):
+            raise ValueError("outcomes must hold booleans or 0/1 (one entry per trial)")
+    return array.astype(bool)
+
+
+def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
+           seed=0) -> PassCurves:
+    r"""pass@k and pass^k for k = 1..n from a tasks x trials boolean matrix.
+
+    Each task's :math:`c` successes in :math:`n` trials give the unbiased per-task
+    estimates :func:`~reliability.stats.pass_at_k` and :func:`~reliability.stats.pass_hat_k`;
+    the curves are their means over tasks. The interval is a percentile bootstrap that
+    resamples *tasks* with replacement, because with tens of tasks the choice of tasks,
+    not the trials, is the larger source of error.
+
+    Parameters
+    ----------
+    outcomes : tasks x trials array of bool (or 0/1).
+    confidence : strictly between 0 and 1.
+    resamples : bootstrap resamples, a whole number >= 1.
+    seed : int or ``numpy.random.Generator``; the same seed gives the same intervals.
+    """
+    matrix = _outcome_matrix(outcomes)
+    confidence = _validate.confidence(confidence)
+    resamples = _validate.whole("resamples", resamples, minimum=1)
+    rng = _rng(seed)
+    tasks, trials = matrix.shape
+    successes = matrix.sum(axis=1)
+    ks = np.arange(1, trials + 1)
+    per_task = {
+        "at": pass_at_k(trials, successes[:, None], ks[None, :]),
+        "hat": pass_hat_k(trials, successes[:, None], ks[None, :]),
+    }
+    # A bootstrap resample of tasks is a multinomial count per task: weighting the
+    # per-task estimates by it avoids building resamples x tasks x k arrays.
+    weights = rng.multinomial(tasks, np.full(tasks, 1.0 / tasks), size=resamples) / tasks
+    tail = (1.0 - confidence) / 2.0
+    out = {}
+    for name, estimates in per_task.items():
+        boot = weights @ estimates
+        out[name] = (estimates.mean(axis=0),
+                     np.quantile(boot, tail, axis=0), np.quantile(boot, 1.0 - tail, axis=0))
+    return PassCurves(k=ks, pass_at=out["at"][0], pass_at_low=out["at"][1],
+                      pass_at_high=out["at"][2], pass_hat=out["hat"][0],
+                      pass_hat_low=out["hat"][1], pass_hat_high=out["hat"][2],
+                      tasks=int(tasks), trials=int(trials), confidence=confidence)
+
+
+# --- a model of the task set ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TaskMix:
+    r"""A task set whose per-task success chance :math:`p` is a mixture of components.
+
+    Component :math:`j` has weight :math:`w_j`, mean :math:`m_j` and concentration
+    :math:`s_j`: a Beta(:math:`m_j s_j`, :math:`(1-m_j) s_j`) distribution, or a point
+    mass at :math:`m_j` when :math:`s_j = \infty` (every task of that kind succeeds with
+    the same chance; :math:`m_j = 0` or 1 are tasks that never or always succeed). Small
+    :math:`s_j` spreads the tasks towards 0 and 1; large :math:`s_j` makes them alike.
+    With :math:`a = m s`, :math:`b = (1-m) s`,
+
+    .. math::
+
+        \mathbb{E}[p^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{a_j + i}{s_j + i}, \qquad
+        \mathbb{E}[(1-p)^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{b_j + i}{s_j + i}.
+    """
+
+    weights: tuple = (1.0,)
+    means: tuple = (0.61,)
+    concentrations: tuple = (math.inf,)
+
+    def __post_init__(self):
+        weights = np.atleast_1d(np.asarray(self.weights, dtype=float))
+        means = np.atleast_1d(_validate.probability_array("means", self.means))
+        try:
+            conc = np.atleast_1d(np.asarray(self.concentrations, dtype=float))
+        except (TypeError, ValueError):
+            raise ValueError(f"concentrations must be positive numbers or inf, got "
+                             f"{self.concentrations!r}") from None
+        if not (weights.ndim == means.ndim == conc.ndim == 1
+                and weights.size == means.size == conc.size >= 1):
+            raise ValueError("weights, means and concentrations must be three sequences of "
+                             "one equal length >= 1")
+        if np.any(~np.isfinite(weights)) or np.any(weights < 0) or weights.sum() <= 0:
+            raise ValueError(f"weights must be non-negative with a positive sum, got "
+                             f"{self.weights!r}")
+        if np.any(np.isnan(conc)) or np.any(conc <= 0):
+            raise ValueError(f"concentrations must be > 0 (inf for a point mass), got "
+                             f"{self.concentrations!r}")
+        finite = np.isfinite(conc)
+        if np.any(finite & ((means <= 0) | (means >= 1))):
+            raise ValueError("a Beta component (finite concentration) needs a mean strictly "
+                             f"inside (0, 1), got means={self.means!r}")
+        object.__setattr__(self, "weights", tuple((weights / weights.sum()).tolist()))
+        object.__setattr__(self, "means", tuple(means.tolist()))
+        object.__setattr__(self, "concentrations", tuple(conc.tolist()))
+
+    @classmethod
+    def constant(cls, p: float) -> TaskMix:
+        """Every task succeeds with the same chance ``p``: pass^k = p^k."""
+        return cls((1.0,), (_validate.probability("p", p),), (math.inf,))
+
+    @classmethod
+    def beta(cls, mean: float, concentration: float) -> TaskMix:
+        """One Beta component with the given mean (= pass^1) and concentration."""
+        return cls((1.0,), (mean,), (concentration,))
+
+    def _arrays(self):
+        return (np.asarray(self.weights), np.asarray(self.means),
+                np.asarray(self.concentrations))
+
+    def _moment(self, k, *, of_failure: bool) -> np.ndarray:
+        k = _validate.whole_array("k", k, minimum=0).astype(float)
+        w, m, s = self._arrays()
+        m = 1.0 - m if of_failure else m
+        kk = k[..., None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            finite = np.isfinite(s)
+            s_safe = np.where(finite, s, 1.0)
+            a = np.where(finite, m * s_safe, 1.0)
+            beta_part = np.exp(gammaln(a + kk) - gammaln(a) - gammaln(s_safe + kk)
+                               + gammaln(s_safe))
+            point_part = np.power(m, kk)  # 0 ** 0 is 1: E[p^0] = 1 for every component
+        return np.sum(w * np.where(finite, beta_part, point_part), axis=-1)
+
+    def pass_hat(self, k):
+        r"""Closed form :math:`\text{pass}^k = \mathbb{E}[p^k]` (float, or array for array ``k``)."""
+        value = self._moment(k, of_failure=False)
+        return float(value) if np.ndim(value) == 0 else value
+
+    def pass_at(self, k):
+        r"""Closed form :math:`\text{pass@}k = 1 - \mathbb{E}[(1-p)^k]`."""
+        value = 1.0 - self._moment(k, of_failure=True)
+        return float(value) if np.ndim(value) == 0 else value
+
+    @property
+    def mean(self) -> float:
+        """pass^1 = pass@1 = the mean per-task success chance."""
+        return self.pass_hat(1)
+
+    def task_variance(self, k) -> float:
+        r"""Spread of :math:`p^k` over tasks, :math:`\mathbb{E}[p^{2k}] - \mathbb{E}[p^k]^2`."""
+        k = _validate.whole("k", k, minimum=1)
+        return float(self.pass_hat(2 * k) - self.pass_hat(k) ** 2)
+
+    def sample(self, tasks: int, seed=0) -> np.ndarray:
+        """Per-task success chances for ``tasks`` tasks drawn from the mix (seeded)."""
+        tasks = _validate.whole("tasks", tasks, minimum=1)
+        rng = _rng(seed)
+        w, m, s = self._arrays()
+        component = rng.choice(w.size, size=tasks, p=w)
+        finite = np.isfinite(s)
+        s_safe = np.where(finite, s, 1.0)  # a dummy draw for point masses, discarded below
+        a = np.where(finite, m * s_safe, 1.0)[component]
+        b = np.where(finite, (1.0 - m) * s_safe, 1.0)[component]
+        drawn = rng.beta(a, b)  # always drawn, so the stream does not depend on the mix
+        return np.where(finite[component], drawn, m[component])
+
+    def simulate(self, tasks: int, trials: int, seed=0) -> np.ndarray:
+        """A seeded tasks x trials boolean matrix: each task draws its ``p`` from the mix,
+        then each trial succeeds independently with that ``p``. Never uses the closed forms."""
+        tasks = _validate.whole("tasks", tasks, minimum=1)
+        trials = _validate.whole("trials", trials, minimum=1)
+        rng = _rng(seed)
+        p = self.sample(tasks, rng)
+        return rng.random((tasks, trials)) < p[:, None]
+
+    def _count_pmf(self, trials: int) -> np.ndarray:
+        """P(c successes in ``trials`` trials of a random task), c = 0..trials."""
+        w, m, s = self._arrays()
+        c = np.arange(trials + 1)
+        pmf = np.zeros(trials + 1)
+        for wj, mj, sj in zip(w, m, s):
+            if math.isfinite(sj):
+                pmf += wj * betabinom.pmf(c, trials, mj * sj, (1.0 - mj) * sj)
+            else:
+                pmf += wj * binom.pmf(c, trials, mj)
+        return pmf
+
+
+# --- fitting a mix to published values, and what any mix allows -------------------------
+
+@dataclass(frozen=True)
+class Fit:
+    """A task mix fitted to published pass^1..pass^K, and how well it reproduces them."""
+
+    mix: TaskMix
+    family: str
+    residuals: tuple
+
+    @property
+    def largest_miss(self) -> float:
+        """The largest |fitted - published| over the fitted values."""
+        return float(np.max(np.abs(self.residuals)))
+
+
+_FAMILIES = ("Beta", "Beta + never-solved share", "Beta + always-solved share")
+
+
+def _family_mix(family: str, x) -> TaskMix:
+    mean, conc = float(expit(x[0])), float(np.exp(x[1]))
+    if family == "Beta":
+        return TaskMix.beta(mean, conc)
+    share = float(expit(x[2]))
+    atom = 0.0 if "never" in family else 1.0
+    return TaskMix((1.0 - share, share), (mean, atom), (conc, math.inf))
+
+
+def _published_values(values) -> np.ndarray:
+    values = np.atleast_1d(_validate.probability_array("values", values))
+    if values.ndim != 1 or values.size < 2:
+        raise ValueError("values must be pass^1, pass^2, ... (at least two of them)")
+    return values
+
+
+def fit_task_mix(values) -> Fit:
+    r"""Fit a task mix to published :math:`\text{pass}^1, \dots, \text{pass}^K`.
+
+    Three small families are tried by least squares on :math:`\mathbb{E}[p^k]`: one Beta
+    (two parameters), and a Beta plus a share of tasks that never (or always) succeed
+    (three, used only when :math:`K \ge 4` so the fit keeps a spare degree of freedom). The
+    family that misses the published values least is returned. The fit is deterministic.
+    A good fit to pass^1..pass^K does *not* pin down pass^k for larger k: see
+    :func:`moment_bounds` for the range every mix allows.
+    """
+    values = _published_values(values)
+    ks = np.arange(1, values.size + 1)
+    best = None
+    for family in _FAMILIES[: 1 if values.size < 4 else 3]:
+        start = [float(logit(np.clip(values[0], 0.02, 0.98))), 0.0, -2.0][
+            : 2 if family == "Beta" else 3]
+
+        def residual(x, family=family):
+            return _family_mix(family, x).pass_hat(ks) - values
+
+        result = least_squares(residual, start, method="trf")
+        fit = Fit(_family_mix(family, result.x), family,
+                  tuple(float(r) for r in residual(result.x)))
+        if best is None or np.sum(np.square(fit.residuals)) < np.sum(np.square(best.residuals)) - 1e-12:
+            best = fit
+    return best
+
+
+def standard_error_bound(values, tasks: int) -> np.ndarray:
+    r"""An upper bound on the standard error of each published pass^k from ``tasks`` tasks.
+
+    A per-task estimate :math:`X` of pass^k lies in [0, 1], so
+    :math:`\operatorname{Var} X \le \mathbb{E}[X^2] \le \mathbb{E}[X] (1 - \mathbb{E}[X])`
+    and the mean over :math:`T` tasks has standard error at most
+    :math:`\sqrt{\text{pass}^k (1 - \text{pass}^k) / T}`, whatever the number of trials.
+    """
+    values = _published_values(values)
+    tasks = _validate.whole("tasks", tasks, minimum=1)
+    return np.sqrt(values * (1.0 - values) / tasks)
+
+
+def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001):
+    r"""The lowest and highest pass^k over every task-set distribution of :math:`p` on
+    [0, 1] whose :math:`\mathbb{E}[p^j]` lies within ``tolerance`` of ``values[j - 1]``.
+
+    A linear programme over the weights :math:`q_i \ge 0` of a grid of :math:`p_i`:
+    minimise (then maximise) :math:`\sum_i q_i p_i^k` subject to :math:`\sum_i q_i = 1`
+    and :math:`|\sum_i q_i p_i^j - v_j| \le \text{tol}_j`. No family is assumed, so this is
+    the honest range for an extrapolation. ``tolerance`` is a number or one per value
+    (e.g. 0.0005 for values printed to three places, or a few standard errors).
+
+    Raises ``ValueError`` if no distribution reproduces the values within the tolerance.
+    """
+    values = _published_values(values)
+    k = _validate.whole("k", k, minimum=1)
+    grid = _validate.whole("grid", grid, minimum=3)
+    tol = np.broadcast_to(np.asarray(tolerance, dtype=float), values.shape)
+    if np.any(~np.isfinite(tol)) or np.any(tol < 0):
+        raise ValueError(f"tolerance must be >= 0 (one number or one per value), got {tolerance!r}")
+    points = np.linspace(0.0, 1.0, grid)
+    powers = points[None, :] ** np.arange(1, values.size + 1)[:, None]
+    a_ub = np.vstack([powers, -powers])
+    b_ub = np.concatenate([values + tol, -(values - tol)])
+    ends = []
+    for sign in (1.0, -1.0):
+        result = linprog(sign * points ** k, A_ub=a_ub, b_ub=b_ub,
+                         A_eq=np.ones((1, grid)), b_eq=[1.0], bounds=(0, None),
+                         method="highs")
+        if result.status != 0:
+            raise ValueError("no distribution of p on [0, 1] reproduces these values within "
+                             f"tolerance={tolerance!r}; widen the tolerance")
+        ends.append(float(np.clip(sign * result.fun, 0.0, 1.0)))
+    return ends[0], ends[1]
+
+
+def extrapolate(values, k: int = 8, *, tasks: int | None = None, rounding: float = 0.0005,
+                spread: float = 2.0) -> dict:
+    """pass^k beyond the published pass^1..pass^K, three ways.
+
+    Returns ``{"fit", "fitted", "rounding", "sampling"}``: the :func:`fit_task_mix` result
+    and its pass^k; the :func:`moment_bounds` band when each value is exact up to
+    ``rounding``; and, when ``tasks`` is given, the band when each value may be off by
+    ``spread`` times its :func:`standard_error_bound` (``None`` otherwise). The second band
+    is a sensitivity range, not a confidence interval: the errors of the K values are
+    correlated and are here allowed to move independently.
+    """
+    values = _published_values(values)
+    fit = fit_task_mix(values)
+    sampling = None
+    if tasks is not None:
+        tolerance = np.maximum(rounding, spread * standard_error_bound(values, tasks))
+        sampling = moment_bounds(values, k, tolerance=tolerance)
+    return {"fit": fit, "fitted": fit.mix.pass_hat(k),
+            "rounding": moment_bounds(values, k, tolerance=rounding), "sampling": sampling}
+
+
+# --- planning an evaluation -------------------------------------------------------------
+
+def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
+    r"""Variance of one task's unbiased pass^k estimate :math:`\binom{c}{k}/\binom{n}{k}`
+    when the task is drawn from ``mix`` and tried ``trials`` = :math:`n` times.
+
+    Exact, by summing over the mixture's beta-binomial distribution of :math:`c`; it holds
+    both sources of error, which tasks were drawn and how their trials fell.
+    """
+    if not isinstance(mix, TaskMix):
+        raise ValueError(f"mix must be a TaskMix, got {mix!r}")
+    trials = _validate.whole("trials", trials, minimum=1)
+    k = _validate.whole("k", k, minimum=1, maximum=trials)
+    pmf = mix._count_pmf(trials)
+    estimate = pass_hat_k(trials, np.arange(trials + 1), k)
+    mean = float(pmf @ estimate)
+    return float(max(pmf @ estimate ** 2 - mean ** 2, 0.0))
+
+
+def half_width(mix: TaskMix, k: int, tasks, trials: int, confidence: float = 0.95):
+    r"""Normal-approximation half-width of the pass^k interval from ``tasks`` tasks,
+    :math:`z \sqrt{\operatorname{Var}(X) / T}` with :func:`estimator_variance`."""
+    tasks = _validate.whole_array("tasks", tasks, minimum=1)
+    value = z_value(confidence) * np.sqrt(estimator_variance(mix, k, trials) / tasks)
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -> dict:
+    r"""Tasks needed for a pass^k interval of full ``width`` at each number of trials.
+
+    :math:`T = \lceil (2 z)^2 \operatorname{Var}(X) / \text{width}^2 \rceil`. Returns
+    ``{"trials", "tasks", "runs"}`` as int arrays (runs = tasks x trials, the bill).
+    More trials per task shrink only the trial part of the variance: past a few times
+    ``k`` the spread between tasks dominates and only more tasks help.
+    """
+    width = _validate.open_probability("width", width, example="0.1")
+    trials = _validate.whole_array("trials", np.atleast_1d(trials), minimum=1)
+    z = z_value(confidence)
+    tasks = np.array([max(1, math.ceil((2 * z) ** 2 * estimator_variance(mix, k, int(n))
+                                       / width ** 2)) for n in trials], dtype=np.int64)
+    return {"trials": trials, "tasks": tasks, "runs": tasks * trials}
+
+
+# --- published numbers ------------------------------------------------------------------
+
+def published_table(path):
+    """Read a data/ CSV of published pass^k values and add ``k`` and ``fraction`` columns.
+
+    ``metric`` holds ``pass^k``; values in % are divided by 100. Every row keeps its
+    paper, arXiv id, locator and confidence.
+    """
+    import pandas as pd
+
+    table = pd.read_csv(path)
+    missing = {"paper", "arxiv", "where", "metric", "value", "unit"} - set(table.columns)
+    if missing:
+        raise ValueError(f"the table at {path} lacks the columns {sorted(missing)}")
+    table = table[table["metric"].str.startswith("pass^")].copy()
+    table["k"] = table["metric"].str.slice(5).astype(int)
+    scale = np.where(table["unit"] == "%", 0.01, 1.0)
+    table["fraction"] = table["value"].astype(float) * scale
+    return table

@@ -1,0 +1,247 @@
+"""pass@k and pass^k: the estimators against brute force, the task-mix closed forms against
+simulation, the fit and the bounds against mixes whose answer is known."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate
+from scipy.stats import beta as beta_dist
+
+from reliability import stats
+from reliability.passk import (TaskMix, curves, estimator_variance, extrapolate, fit_task_mix,
+                               half_width,
+                               moment_bounds, plan, published_table, standard_error_bound)
+
+
+# --- the estimators -----------------------------------------------------------------
+
+def _brute_force(n, c, k):
+    """Share of all k-subsets of n trials (the first c successful) with any / all success."""
+    outcomes = [i < c for i in range(n)]
+    subsets = list(itertools.combinations(range(n), k))
+    any_ok = sum(any(outcomes[i] for i in s) for s in subsets) / len(subsets)
+    all_ok = sum(all(outcomes[i] for i in s) for s in subsets) / len(subsets)
+    return any_ok, all_ok
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_estimators_match_enumeration_of_all_k_subsets(n):
+    for c in range(n + 1):
+        for k in range(1, n + 1):
+            any_ok, all_ok = _brute_force(n, c, k)
+            assert stats.pass_at_k(n, c, k) == pytest.approx(any_ok, abs=1e-12)
+            assert stats.pass_hat_k(n, c, k) == pytest.approx(all_ok, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 600).flatmap(lambda n: st.tuples(
+    st.just(n), st.integers(0, n), st.integers(1, n))))
+def test_estimators_are_accurate_for_hundreds_of_trials(args):
+    n, c, k = args
+    exact_hat = Fraction(math.comb(c, k), math.comb(n, k))
+    exact_at = 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+    for got, exact in ((stats.pass_hat_k(n, c, k), exact_hat),
+                       (stats.pass_at_k(n, c, k), exact_at)):
+        assert math.isfinite(got)
+        assert got == pytest.approx(float(exact), rel=1e-9, abs=1e-300)
+
+
+def test_edges_are_exact():
+    for n in (1, 8, 250, 900):
+        for k in sorted({1, max(1, n // 2), n}):
+            assert stats.pass_hat_k(n, n, k) == 1.0 and stats.pass_at_k(n, n, k) == 1.0
+            assert stats.pass_hat_k(n, 0, k) == 0.0 and stats.pass_at_k(n, 0, k) == 0.0
+        if n > 1:
+            assert stats.pass_hat_k(n, n - 1, n) == 0.0  # one failure spoils "all n"
+            assert stats.pass_at_k(n, 1, n) == 1.0       # one success is in every n-subset
+
+
+def test_estimators_are_vectorised_over_tasks_and_k():
+    c = np.array([0, 3, 5, 8])
+    ks = np.arange(1, 9)
+    grid = stats.pass_hat_k(8, c[:, None], ks[None, :])
+    assert grid.shape == (4, 8)
+    for i, ci in enumerate(c):
+        for j, kj in enumerate(ks):
+            assert grid[i, j] == stats.pass_hat_k(8, int(ci), int(kj))
+    assert isinstance(stats.pass_at_k(8, 3, 2), float)
+    assert {"pass_at_k", "pass_hat_k"} <= set(stats.__all__)
+
+
+@pytest.mark.parametrize("fn", [stats.pass_at_k, stats.pass_hat_k])
+@pytest.mark.parametrize("n, c, k, word", [
+    (8, 3, 0, "k"), (8, 3, 9, "k"), (8, -1, 2, "c"), (8, 9, 2, "c"), (8, 2.5, 2, "c"),
+    (8, 3, 1.5, "k"), (0, 0, 1, "n"), (8.5, 3, 2, "n"), (8, True, 2, "c"),
+    (8, [1, 9], 2, "c")])
+def test_estimators_refuse_bad_input(fn, n, c, k, word):
+    with pytest.raises(ValueError, match=word):
+        fn(n, c, k)
+
+
+# --- the task mix -------------------------------------------------------------------
+
+MIXES = [TaskMix.constant(0.61), TaskMix.beta(0.61, 1.0), TaskMix.beta(0.3, 8.0),
+         TaskMix((0.7, 0.2, 0.1), (0.8, 0.0, 1.0), (3.0, math.inf, math.inf))]
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_closed_forms_match_numerical_integration(mix):
+    for k in (1, 2, 5, 8):
+        expected_hat = expected_fail = 0.0
+        for w, m, s in zip(mix.weights, mix.means, mix.concentrations):
+            if math.isinf(s):
+                expected_hat += w * m ** k
+                expected_fail += w * (1 - m) ** k
+            else:
+                pdf = beta_dist(m * s, (1 - m) * s).pdf
+                expected_hat += w * integrate.quad(lambda p: p ** k * pdf(p), 0, 1)[0]
+                expected_fail += w * integrate.quad(lambda p: (1 - p) ** k * pdf(p), 0, 1)[0]
+        assert mix.pass_hat(k) == pytest.approx(expected_hat, rel=1e-6, abs=1e-9)
+        assert mix.pass_at(k) == pytest.approx(1 - expected_fail, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize("index", range(len(MIXES)))
+def test_simulated_curves_match_closed_forms_within_four_standard_errors(index):
+    mix = MIXES[index]
+    tasks, trials = 6000, 8
+    outcomes = mix.simulate(tasks, trials, seed=100 + index)
+    successes = outcomes.sum(axis=1)
+    for k in range(1, trials + 1):
+        for estimator, closed in ((stats.pass_hat_k, mix.pass_hat(k)),
+                                  (stats.pass_at_k, mix.pass_at(k))):
+            per_task = estimator(trials, successes, k)
+            se = per_task.std(ddof=1) / math.sqrt(tasks)
+            assert abs(per_task.mean() - closed) <= 4 * se + 1e-12, (k, estimator.__name__)
+
+
+def test_curves_mean_equals_mean_of_per_task_estimates_and_is_seeded():
+    mix = TaskMix.beta(0.5, 2.0)
+    outcomes = mix.simulate(40, 6, seed=3)
+    first = curves(outcomes, resamples=300, seed=9)
+    second = curves(outcomes, resamples=300, seed=9)
+    other = curves(outcomes, resamples=300, seed=10)
+    assert np.array_equal(first.pass_hat_low, second.pass_hat_low)
+    assert not np.array_equal(first.pass_hat_low, other.pass_hat_low)
+    successes = outcomes.sum(axis=1)
+    assert first.pass_hat[5] == pytest.approx(np.mean(stats.pass_hat_k(6, successes, 6)))
+    assert first.pass_at[0] == pytest.approx(outcomes.mean())
+    assert first.pass_hat[0] == pytest.approx(outcomes.mean())
+    assert np.all(np.diff(first.pass_hat) <= 1e-12) and np.all(np.diff(first.pass_at) >= -1e-12)
+    for point, low, high in ((first.pass_hat, first.pass_hat_low, first.pass_hat_high),
+                             (first.pass_at, first.pass_at_low, first.pass_at_high)):
+        assert np.all(low <= point + 1e-12) and np.all(point <= high + 1e-12)
+    assert np.array_equal(mix.simulate(40, 6, seed=3), outcomes)
+
+
+def test_bootstrap_interval_width_agrees_with_the_planner():
+    mix = TaskMix.beta(0.61, 1.0)
+    outcomes = mix.simulate(400, 8, seed=5)
+    result = curves(outcomes, resamples=2000, seed=5)
+    boot_half = (result.pass_hat_high[7] - result.pass_hat_low[7]) / 2
+    # The planner uses the model's variance, the bootstrap the sample's: agree within 20%.
+    assert boot_half == pytest.approx(half_width(mix, 8, 400, 8), rel=0.2)
+
+
+def test_estimator_variance_matches_simulation():
+    mix = TaskMix.beta(0.4, 1.5)
+    tasks, trials, k = 20000, 8, 3
+    successes = mix.simulate(tasks, trials, seed=21).sum(axis=1)
+    per_task = stats.pass_hat_k(trials, successes, k)
+    deviation = (per_task - per_task.mean()) ** 2
+    se = deviation.std(ddof=1) / math.sqrt(tasks)
+    assert abs(deviation.mean() - estimator_variance(mix, k, trials)) <= 4 * se
+
+
+def test_plan_gives_the_smallest_task_count_that_reaches_the_width():
+    mix = TaskMix.beta(0.61, 1.0)
+    result = plan(mix, 8, 0.1, [8, 16, 40])
+    for trials, tasks in zip(result["trials"], result["tasks"]):
+        assert 2 * half_width(mix, 8, int(tasks), int(trials)) <= 0.1 + 1e-12
+        assert 2 * half_width(mix, 8, int(tasks) - 1, int(trials)) > 0.1
+    assert np.array_equal(result["runs"], result["tasks"] * result["trials"])
+    assert np.all(np.diff(result["tasks"]) <= 0)  # more trials never need more tasks
+
+
+def test_standard_error_bound_covers_the_simulated_error():
+    mix = TaskMix.beta(0.6, 1.0)
+    estimates = []
+    for seed in range(200):
+        successes = mix.simulate(115, 8, seed=seed).sum(axis=1)
+        estimates.append(np.mean(stats.pass_hat_k(8, successes, 4)))
+    assert np.std(estimates) <= standard_error_bound([mix.pass_hat(1), mix.pass_hat(4)], 115)[1]
+
+
+# --- fitting and bounding -----------------------------------------------------------
+
+@pytest.mark.parametrize("mix", [TaskMix.beta(0.45, 1.3),
+                                 TaskMix((0.85, 0.15), (0.5, 0.0), (2.0, math.inf))])
+def test_fit_recovers_a_known_mix(mix):
+    values = mix.pass_hat(np.arange(1, 5))
+    fit = fit_task_mix(values)
+    assert fit.largest_miss < 1e-5
+    assert fit.mix.pass_hat(8) == pytest.approx(mix.pass_hat(8), abs=2e-3)
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_moment_bounds_contain_the_truth_and_tighten_with_more_values(mix):
+    values = mix.pass_hat(np.arange(1, 7))
+    truth = mix.pass_hat(8)
+    low4, high4 = moment_bounds(values[:4], 8, tolerance=1e-6)
+    low6, high6 = moment_bounds(values, 8, tolerance=1e-6)
+    assert low4 - 1e-4 <= truth <= high4 + 1e-4
+    assert low6 - 1e-4 <= truth <= high6 + 1e-4
+    assert high6 - low6 <= high4 - low4 + 1e-6
+    wide = moment_bounds(values[:4], 8, tolerance=0.02)
+    assert wide[0] <= low4 + 1e-9 and wide[1] >= high4 - 1e-9
+
+
+def test_bad_inputs_to_the_model_are_refused():
+    with pytest.raises(ValueError, match="no distribution"):
+        moment_bounds([0.3, 0.5], 4)  # E[p^2] cannot exceed E[p]
+    with pytest.raises(ValueError, match="tolerance"):
+        moment_bounds([0.5, 0.3], 4, tolerance=-1)
+    with pytest.raises(ValueError, match="values"):
+        fit_task_mix([0.5])
+    with pytest.raises(ValueError, match="means"):
+        TaskMix.beta(1.2, 3.0)
+    with pytest.raises(ValueError, match="Beta component"):
+        TaskMix.beta(1.0, 3.0)
+    with pytest.raises(ValueError, match="concentrations"):
+        TaskMix.beta(0.5, 0.0)
+    with pytest.raises(ValueError, match="weights"):
+        TaskMix((-1.0, 2.0), (0.2, 0.3), (1.0, 1.0))
+    with pytest.raises(ValueError, match="outcomes"):
+        curves(np.ones(5, bool))
+    with pytest.raises(ValueError, match="outcomes"):
+        curves(np.full((3, 4), 2))
+    with pytest.raises(ValueError, match="k"):
+        estimator_variance(TaskMix.beta(0.5, 1.0), 9, 8)
+    with pytest.raises(ValueError, match="width"):
+        plan(TaskMix.beta(0.5, 1.0), 4, 0.0, 8)
+    with pytest.raises(ValueError, match="seed"):
+        TaskMix.beta(0.5, 1.0).simulate(3, 3, seed=-1)
+
+
+def test_published_table_reads_pass_k_rows_with_their_sources():
+    from pathlib import Path
+
+    table = published_table(Path(__file__).resolve().parent.parent / "data" / "tau_bench.csv")
+    assert table["fraction"].between(0, 1).all()
+    assert table["k"].between(1, 8).all()
+    for column in ("paper", "arxiv", "where", "source", "source_kind", "confidence"):
+        assert table[column].notna().all()
+
+
+def test_extrapolate_bands_nest_and_contain_the_truth():
+    mix = TaskMix((0.8, 0.2), (0.55, 0.0), (1.5, math.inf))
+    values = np.round(mix.pass_hat(np.arange(1, 5)), 3)
+    result = extrapolate(values, 8, tasks=115)
+    low, high = result["rounding"]
+    assert low - 1e-4 <= mix.pass_hat(8) <= high + 1e-4
+    assert result["sampling"][0] <= low + 1e-9 and result["sampling"][1] >= high - 1e-9
+    assert extrapolate(values, 8)["sampling"] is None

@@ -1,0 +1,138 @@
+"""Figures for budgets and loops: MAST failure shares, loop traces, and the share of tasks
+that hit a step limit."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Patch
+
+from ..notebook import PALETTE
+
+#: MAST modes a hard limit with an explicit stop condition addresses, and the verification
+#: layer's modes (the lesson's grouping).
+LIMIT_MODES = ("FM-1.3", "FM-1.5")
+VERIFICATION_MODES = ("FM-3.1", "FM-3.2", "FM-3.3")
+
+
+def _percent_axis(axis):
+    axis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+
+
+def plot_mast(modes, *, title: str):
+    """Horizontal bars: each failure mode's share (``modes`` maps name -> share in [0, 1]),
+    limit-related modes and verification modes coloured, the rest grey."""
+    names = list(modes)
+    shares = np.array([modes[n] for n in names])
+    order = np.argsort(shares)
+    colours = [PALETTE["vermillion"] if n.startswith(LIMIT_MODES) else
+               PALETTE["blue"] if n.startswith(VERIFICATION_MODES) else PALETTE["grey"]
+               for n in names]
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    ax.barh(np.arange(len(names)), shares[order], color=[colours[i] for i in order])
+    ax.set_yticks(np.arange(len(names)), [names[i] for i in order], fontsize=8)
+    _percent_axis(ax.xaxis)
+    ax.set(xlabel="share of all annotated failures (MAST, 1,642 traces)", title=title)
+    ax.grid(axis="y", visible=False)
+    ax.legend(handles=[Patch(color=PALETTE["vermillion"], label="a step limit and a stop rule"),
+                       Patch(color=PALETTE["blue"], label="the verification layer"),
+                       Patch(color=PALETTE["grey"], label="other modes")],
+              loc="lower right", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+_CELL = {"progress": PALETTE["green"], "stalled": "#DDDDDD", "hint": PALETTE["orange"],
+         "stop": PALETTE["vermillion"], "done": PALETTE["blue"]}
+
+
+def plot_traces(outcomes, *, title: str, start=None):
+    """One row per run (``outcomes`` maps label -> :class:`~reliability.harness.budget.Outcome`),
+    one cell per step, lettered by distinct call (same letter = same tool and arguments)
+    and coloured by what the loop detector and the task made of it. ``start`` is the state
+    every run began from (the first step is compared with it when given)."""
+    fig, ax = plt.subplots(figsize=(7.5, 0.7 * len(outcomes) + 1.6))
+    longest = max(len(o.moves) for o in outcomes.values())
+    for row, (label, outcome) in enumerate(outcomes.items()):
+        letters, previous = {}, start
+        for col, (move, verdict) in enumerate(zip(outcome.moves, outcome.verdicts)):
+            letter = letters.setdefault(move.call, chr(ord("A") + len(letters)))
+            if outcome.status == "done" and col == len(outcome.moves) - 1:
+                kind = "done"
+            elif verdict.action in ("hint", "stop"):
+                kind = verdict.action
+            else:
+                unchanged = (col > 0 or start is not None) and move.state == previous
+                kind = "stalled" if unchanged else "progress"
+            previous = move.state
+            ax.add_patch(plt.Rectangle((col + 0.05, row + 0.1), 0.9, 0.8, color=_CELL[kind]))
+            ax.text(col + 0.5, row + 0.5, letter, ha="center", va="center", fontsize=10)
+        ax.text(longest + 0.2, row + 0.5, outcome.status.replace("_", " "), va="center",
+                fontsize=9)
+    ax.set_xlim(0, longest + 2.6)
+    ax.set_ylim(len(outcomes), 0)
+    ax.set_yticks(np.arange(len(outcomes)) + 0.5, list(outcomes), fontsize=9)
+    ax.set_xticks(np.arange(longest) + 0.5, [str(i + 1) for i in range(longest)])
+    ax.set(xlabel="step (letter = distinct tool call; same letter, same call)", title=title)
+    ax.grid(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_visible(False)
+    labels = {"progress": "state changed", "stalled": "state unchanged",
+              "hint": "sign seen: hint sent", "stop": "sign after hint: stopped",
+              "done": "task done"}
+    ax.legend(handles=[Patch(color=_CELL[k], label=v) for k, v in labels.items()],
+              loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: str):
+    """Closed-form share of tasks hitting each step limit (line), simulated shares with
+    95 % Wilson intervals (dots), the stuck-task floor (dashed) and the chosen limit."""
+    limits = np.asarray(limits)
+    share = np.array([r["share"] for r in rows])
+    low = np.array([r["low"] for r in rows])
+    high = np.array([r["high"] for r in rows])
+    fig, ax = plt.subplots()
+    ax.plot(limits, closed, color=PALETTE["blue"], label="closed form h(L)")
+    ax.errorbar([r["limit"] for r in rows], share, yerr=[share - low, high - share], fmt="o",
+                ms=4, capsize=2, color=PALETTE["blue"], label="simulated, 95% Wilson interval")
+    ax.axhline(stuck, ls="--", color=PALETTE["vermillion"], label="stuck tasks (the floor)")
+    ax.axvline(chosen, ls=":", color=PALETTE["black"], label=f"the bank bot's limit, {chosen}")
+    _percent_axis(ax.yaxis)
+    ax.set(xlabel="step limit L (steps per task)", ylabel="share of tasks that hit the limit",
+           ylim=(0, None), title=title)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
+    """One scrubber frame: needed steps of the finishing tasks, the ones a limit of
+    ``limit`` cuts short in colour, the stuck tasks as a bar of their own, and the share
+    hitting the limit with its 95 % Wilson interval in the title."""
+    hits = sample.hits(limit)
+    ax = fig.add_subplot()
+    needed = np.minimum(sample.lengths[~sample.stuck], longest)
+    counts = np.bincount(needed, minlength=longest + 1)[1:] / sample.runs
+    steps = np.arange(1, longest + 1)
+    ax.bar(steps, counts, width=0.9,
+           color=np.where(steps > limit, PALETTE["orange"], PALETTE["green"]))
+    stuck_share = hits["stuck"] / sample.runs
+    ax.bar([longest + 3], [stuck_share], width=0.9, color=PALETTE["vermillion"])
+    ax.axvline(limit + 0.5, color=PALETTE["black"], ls=":")
+    ax.set_xticks(list(range(0, longest + 1, 5)) + [longest + 3],
+                  [str(s) for s in range(0, longest, 5)] + [f"{longest}+", "stuck"])
+    _percent_axis(ax.yaxis)
+    top = max(0.2, 1.1 * max(counts.max(), stuck_share))
+    ax.set_yticks(np.arange(0, top + 1e-9, 0.05))
+    ax.set(xlabel="steps a task needs", ylabel="share of tasks", ylim=(0, top),
+           title=f"Limit {limit}: {hits['share']:.1%} of tasks hit it "
+                 f"(95% CI {hits['low']:.1%} to {hits['high']:.1%}), "
+                 f"{hits['cut_short'] / sample.runs:.1%} are sound tasks cut short")
+    ax.title.set_fontsize(10)
+    ax.legend(handles=[Patch(color=PALETTE["green"], label="finishes within the limit"),
+                       Patch(color=PALETTE["orange"], label="sound task, cut short"),
+                       Patch(color=PALETTE["vermillion"], label="stuck, stopped")],
+              fontsize=9, loc="upper right")
+    fig.tight_layout()

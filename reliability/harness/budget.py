@@ -1,0 +1,389 @@
+r"""A task budget of four limits, an agent loop that obeys it, and the arithmetic for
+tuning the step limit.
+
+The four limits count over the whole task, not per call: loop steps :math:`S`, money
+:math:`M` (input plus output tokens), wall time :math:`T` from the task's start, and
+retries :math:`R` of failed provider calls. None of them stands in for another: with a
+retry limit of :math:`a - 1` per call and no task-wide one, :math:`S` steps may make
+
+.. math::  S \cdot a
+
+provider calls (ten steps with three tries each are thirty calls), while a task-wide retry
+budget bounds them by :math:`S + R`; :math:`S` steps each inside its own timeout
+:math:`\tau` may keep a user waiting :math:`S \tau`, which only :math:`T` caps.
+
+Running out is a managed exit, never an exception: :func:`run_task` returns an
+:class:`Outcome` with status ``"budget_exceeded"``, the best partial result, and the steps
+and money used.
+
+For tuning, needed task lengths are modelled as :math:`\lceil Y \rceil` with
+:math:`\ln Y \sim \mathcal N(\ln m, s^2)`, plus a share :math:`q` of stuck tasks that never
+finish. A step limit :math:`L` is hit by
+
+.. math::  h(L) = q + (1 - q)\,\bigl(1 - \Phi\bigl(\tfrac{\ln L - \ln m}{s}\bigr)\bigr)
+
+of tasks (a task that needs exactly :math:`L` steps finishes).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.stats import norm
+
+from .. import _validate
+from ..stats import wilson_interval
+from .loops import HINT, LoopDetector, Move, Verdict
+
+__all__ = ["TaskBudget", "Step", "Outcome", "run_task", "max_provider_calls",
+           "retry_success", "flaky_call", "fake_agent", "scripted_agent", "TaskMix", "LengthSample", "LIMITS"]
+
+#: The limits in the order :meth:`TaskBudget.tripped` checks them.
+LIMITS = ("time", "cost", "steps", "retries")
+
+# Prices and latencies summed in floating point land a hair under a round limit
+# (0.01 five times is 0.049999...); a relative slack this small changes no real decision.
+_SLACK = 1e-9
+
+
+def _positive(name, value) -> float:
+    if (not isinstance(value, numbers.Real) or isinstance(value, bool)
+            or not math.isfinite(float(value)) or float(value) <= 0):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return float(value)
+
+
+def _limit(name, value, *, whole=False):
+    """None (no limit) or a positive number; retries may be zero."""
+    if value is None:
+        return None
+    if whole:
+        return _validate.whole(name, value, minimum=0 if name == "max_retries" else 1)
+    try:
+        return _positive(name, value)
+    except ValueError:
+        raise ValueError(f"{name} must be a positive finite number or None (no limit), "
+                         f"got {value!r}") from None
+
+
+def _reached(used: float, limit: float | None) -> bool:
+    return limit is not None and used >= limit * (1.0 - _SLACK)
+
+
+@dataclass(frozen=True)
+class TaskBudget:
+    """Four task-wide limits; ``None`` switches one off. The defaults are the lesson's bank
+    bot: 12 loop steps, $0.05, 90 s for the whole task, 6 retries in total."""
+
+    max_steps: int | None = 12
+    max_cost_usd: float | None = 0.05
+    deadline_s: float | None = 90.0
+    max_retries: int | None = 6
+
+    def __post_init__(self):
+        object.__setattr__(self, "max_steps", _limit("max_steps", self.max_steps, whole=True))
+        object.__setattr__(self, "max_cost_usd", _limit("max_cost_usd", self.max_cost_usd))
+        object.__setattr__(self, "deadline_s", _limit("deadline_s", self.deadline_s))
+        object.__setattr__(self, "max_retries",
+                           _limit("max_retries", self.max_retries, whole=True))
+
+    def tripped(self, *, steps: int, cost_usd: float, elapsed_s: float) -> str | None:
+        """The limit that forbids starting another step (time, cost, steps, in that order),
+        or ``None``. Checked before each call, so one call may overshoot the money or the
+        time by at most its own price or duration."""
+        if _reached(elapsed_s, self.deadline_s):
+            return "time"
+        if _reached(cost_usd, self.max_cost_usd):
+            return "cost"
+        if self.max_steps is not None and steps >= self.max_steps:
+            return "steps"
+        return None
+
+    def may_retry(self, retries_used: int) -> bool:
+        """Whether a failed call may be tried again after ``retries_used`` retries."""
+        return self.max_retries is None or retries_used < self.max_retries
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one call of the agent returned.
+
+    state : the task's state afterwards (compared with ``==`` for loop detection).
+    cost_usd : what the call cost, billed even when it failed.
+    tool, args : the tool call the step made, for loop detection.
+    failed : the provider call failed transiently; the runner retries it, same state.
+    done : the task is finished and ``best`` is its answer.
+    best : the best answer so far, returned as the partial result if the task is cut off.
+    """
+
+    state: object = None
+    cost_usd: float = 0.0
+    tool: str = "step"
+    args: tuple = ()
+    failed: bool = False
+    done: bool = False
+    best: object = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a task ended.
+
+    status : ``"done"``, ``"budget_exceeded"`` or ``"loop_stopped"``.
+    limit : which limit ended it (one of :data:`LIMITS`, or ``"loop"``), ``None`` if done.
+    result : the answer, or the best partial result (``None`` if there was none).
+    """
+
+    status: str
+    limit: str | None
+    result: object
+    steps_used: int
+    cost_usd: float
+    elapsed_s: float
+    retries_used: int
+    calls: int
+    moves: tuple = field(default=(), repr=False)
+    verdicts: tuple = field(default=(), repr=False)
+
+    def as_dict(self) -> dict:
+        """The managed exit as the user-facing layer receives it."""
+        out = {"status": self.status, "steps_used": self.steps_used,
+               "cost_usd": round(self.cost_usd, 6)}
+        out["result" if self.status == "done" else "partial_result"] = self.result
+        return out
+
+
+def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
+             detector: LoopDetector | None = None, retry_wait_s: float = 0.0,
+             transient=(TimeoutError, ConnectionError)) -> Outcome:
+    """Run ``agent(state, hint) -> Step`` from state ``start`` until it is done, a limit
+    trips, or the loop detector stops it. Never raises for a budget or a loop.
+
+    Before every call the budget is checked (:meth:`TaskBudget.tripped`). A failed call
+    (``Step.failed``, or an exception of a ``transient`` type) is retried after
+    ``retry_wait_s`` on ``clock`` while the task's retries last. After each completed step
+    the detector (if any) may pass :data:`~reliability.harness.loops.HINT` to the next call
+    or stop the task. ``clock`` is any object with ``now()`` and ``sleep(seconds)``.
+    """
+    budget = TaskBudget() if budget is None else budget
+    if not isinstance(budget, TaskBudget):
+        raise ValueError(f"budget must be a TaskBudget or None, got {budget!r}")
+    if detector is not None and not isinstance(detector, LoopDetector):
+        raise ValueError(f"detector must be a LoopDetector or None, got {detector!r}")
+    if not (isinstance(retry_wait_s, numbers.Real) and retry_wait_s >= 0):
+        raise ValueError(f"retry_wait_s must be a number >= 0, got {retry_wait_s!r}")
+    began = clock.now()
+    state, best, hint, hinted_at = start, None, None, None
+    steps = retries = calls = 0
+    cost = 0.0
+    moves, verdicts = [], []
+
+    def end(status, limit, result):
+        return Outcome(status=status, limit=limit, result=result, steps_used=steps,
+                       cost_usd=cost, elapsed_s=clock.now() - began, retries_used=retries,
+                       calls=calls, moves=tuple(moves), verdicts=tuple(verdicts))
+
+    while True:
+        limit = budget.tripped(steps=steps, cost_usd=cost, elapsed_s=clock.now() - began)
+        if limit:
+            return end("budget_exceeded", limit, best)
+        calls += 1
+        try:
+            step = agent(state, hint)
+        except transient:
+            step = Step(state=state, failed=True)
+        if not isinstance(step, Step):
+            raise ValueError(f"agent must return a Step, got {step!r}")
+        cost += float(step.cost_usd)
+        if step.failed:
+            if not budget.may_retry(retries):
+                return end("budget_exceeded", "retries", best)
+            retries += 1
+            clock.sleep(retry_wait_s)
+            continue
+        steps += 1
+        state = step.state
+        if step.best is not None:
+            best = step.best
+        moves.append(Move(step.tool, tuple(step.args), step.state))
+        if step.done:
+            verdicts.append(Verdict("continue"))
+            return end("done", None, step.best)
+        hint = None
+        verdict = (detector.respond(moves, hinted_at=hinted_at, before=start)
+                   if detector else Verdict("continue"))
+        verdicts.append(verdict)
+        if verdict.action == "hint":
+            hint, hinted_at = HINT, len(moves)
+        elif verdict.action == "stop":
+            return end("loop_stopped", "loop", best)
+
+
+def fake_agent(*, clock, cost_usd: float = 0.0, seconds: float = 0.0, fail_every: int = 0,
+               finish_at: int | None = None):
+    """A stand-in agent for demonstrations: the state is the number of steps done, each
+    call costs ``cost_usd`` and takes ``seconds`` on ``clock``, ``fail_every - 1`` of every
+    ``fail_every`` calls fail (0: none), and it is done at step ``finish_at`` (never if
+    None). Its partial result names how many steps it rests on."""
+    calls = {"n": 0}
+
+    def agent(state, hint):
+        calls["n"] += 1
+        clock.sleep(seconds)
+        if fail_every and calls["n"] % fail_every:
+            return Step(state=state, cost_usd=cost_usd, failed=True)
+        done = state + 1
+        return Step(state=done, cost_usd=cost_usd, tool="step", args=(done,),
+                    best=f"draft answer from {done} steps",
+                    done=finish_at is not None and done >= finish_at)
+
+    return agent
+
+
+def scripted_agent(script, *, clock, after_hint=None, finishes: bool = False,
+                   seconds: float = 1.0, cost_usd: float = 0.001):
+    """A stand-in agent that plays a list of :class:`~reliability.harness.loops.Move`.
+
+    On a hint it switches to ``after_hint`` (if given; otherwise it ignores the hint). When
+    its final script (``after_hint`` if given, else ``script``) runs out it is done if
+    ``finishes``; otherwise it keeps repeating the last move of the script it is on.
+    """
+    plan = {"moves": list(script), "next": 0}
+    if not plan["moves"]:
+        raise ValueError("script must hold at least one Move")
+
+    def agent(state, hint):
+        if hint is not None and after_hint is not None and plan["moves"] is not after_hint:
+            plan["moves"], plan["next"] = after_hint, 0
+        clock.sleep(seconds)
+        moves = plan["moves"]
+        move = moves[min(plan["next"], len(moves) - 1)]
+        plan["next"] += 1
+        final = after_hint is None or moves is after_hint
+        done = finishes and final and plan["next"] >= len(moves)
+        return Step(state=move.state, cost_usd=cost_usd, tool=move.tool, args=move.args,
+                    done=done, best=f"{move.tool}{move.args} -> {move.state}")
+
+    return agent
+
+
+def max_provider_calls(steps: int, *, attempts_per_call: int | None = None,
+                       task_retries: int | None = None) -> int:
+    """The most provider calls ``steps`` loop steps can make.
+
+    With only a per-call limit of ``attempts_per_call`` tries: ``steps * attempts_per_call``.
+    With a task-wide retry budget: ``steps + task_retries`` (every failure spends one retry
+    from the shared pool). With both, the smaller bound holds.
+    """
+    steps = _validate.whole("steps", steps, minimum=1)
+    bounds = []
+    if attempts_per_call is not None:
+        bounds.append(steps * _validate.whole("attempts_per_call", attempts_per_call))
+    if task_retries is not None:
+        bounds.append(steps + _validate.whole("task_retries", task_retries, minimum=0))
+    if not bounds:
+        raise ValueError("give attempts_per_call or task_retries (or both); "
+                         "with neither the number of calls is unbounded")
+    return min(bounds)
+
+
+def retry_success(error: float, attempts: int) -> float:
+    r"""Closed form: a call that fails independently with probability :math:`e` succeeds
+    within :math:`A` tries with :math:`1 - e^{A}`."""
+    error = _validate.probability("error", error)
+    attempts = _validate.whole("attempts", attempts, minimum=1)
+    return 1.0 - error ** attempts
+
+
+def flaky_call(error: float, seed, *, exception=ConnectionError):
+    """A fake provider call that raises ``exception`` with probability ``error`` on each
+    call, independently, from its own seeded generator; otherwise it returns ``"ok"``.
+    Same seed, same sequence of failures."""
+    error = _validate.probability("error", error)
+    rng = _rng(seed)
+
+    def call(*_args, **_kwargs):
+        if rng.random() < error:
+            raise exception("provider unavailable (simulated)")
+        return "ok"
+
+    return call
+
+
+@dataclass(frozen=True)
+class LengthSample:
+    """Simulated tasks: steps each needs (0 for a stuck task) and which are stuck."""
+
+    lengths: np.ndarray = field(repr=False)
+    stuck: np.ndarray = field(repr=False)
+
+    @property
+    def runs(self) -> int:
+        return int(self.lengths.size)
+
+    def hits(self, limit: int) -> dict:
+        """Tasks that hit step limit ``limit``: all of them, the stuck ones, and the
+        legitimate ones cut short; with the share and its 95 % Wilson interval."""
+        limit = _validate.whole("limit", limit, minimum=1)
+        cut = int(np.count_nonzero(~self.stuck & (self.lengths > limit)))
+        stuck = int(np.count_nonzero(self.stuck))
+        low, high = wilson_interval(cut + stuck, self.runs)
+        return {"limit": limit, "hits": cut + stuck, "stuck": stuck, "cut_short": cut,
+                "runs": self.runs, "share": (cut + stuck) / self.runs, "low": low,
+                "high": high}
+
+
+@dataclass(frozen=True)
+class TaskMix:
+    """Needed steps :math:`\\lceil Y \\rceil`, :math:`\\ln Y \\sim N(\\ln m, s^2)`, and a
+    share of stuck tasks.
+
+    median : m, the median steps a task needs (> 0).
+    spread : s, the standard deviation of ln Y (> 0).
+    stuck : q, the share of tasks that loop and never finish, in [0, 1).
+    """
+
+    median: float = 6.0
+    spread: float = 0.5
+    stuck: float = 0.03
+
+    def __post_init__(self):
+        object.__setattr__(self, "median", _positive("median", self.median))
+        object.__setattr__(self, "spread", _positive("spread", self.spread))
+        stuck = _validate.probability("stuck", self.stuck)
+        if stuck >= 1.0:
+            raise ValueError(f"stuck must be in [0, 1), got {self.stuck!r}")
+        object.__setattr__(self, "stuck", stuck)
+
+    def cut_short(self, limits):
+        """Closed form: share of all tasks that are legitimate and need more than ``limit``
+        steps, :math:`(1 - q)(1 - \\Phi((\\ln L - \\ln m) / s))`."""
+        limits = _validate.whole_array("limits", limits, minimum=1).astype(float)
+        tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
+        return _plain((1.0 - self.stuck) * tail)
+
+    def hit_share(self, limits):
+        """Closed form :math:`h(L)`: share of tasks that hit step limit ``L``."""
+        return _plain(self.stuck + np.asarray(self.cut_short(limits)))
+
+    def simulate(self, runs: int, seed) -> LengthSample:
+        """``runs`` seeded tasks (``seed`` an int >= 0 or a ``numpy.random.Generator``)."""
+        runs = _validate.whole("runs", runs, minimum=1)
+        rng = _rng(seed)
+        stuck = rng.random(runs) < self.stuck
+        needed = np.ceil(rng.lognormal(math.log(self.median), self.spread, runs))
+        lengths = np.where(stuck, 0, np.maximum(needed, 1)).astype(np.int64)
+        return LengthSample(lengths=lengths, stuck=stuck)
+
+
+def _rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(_validate.whole("seed", seed, minimum=0))
+
+
+def _plain(value):
+    return float(value) if np.ndim(value) == 0 else value

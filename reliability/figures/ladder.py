@@ -1,0 +1,115 @@
+"""Figures for the degradation ladder: answers per rung, the outage with and without a
+breaker, the silent slide, and RouteLLM's shares sent up per task class."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..harness.ladder import RUNGS
+from ..notebook import PALETTE
+
+_GROUPS = (("primary (incl. retry)", (0, 1), PALETTE["blue"]),
+           ("other provider", (2,), PALETTE["green"]),
+           ("cheaper model, rules, cache", (3, 4, 5), PALETTE["orange"]),
+           ("refusal + human queue", (6,), PALETTE["vermillion"]))
+
+
+def _grouped_by_bin(report, start: float, end: float, width: float):
+    """Share of requests per time bin (hours) answered by each group of rungs."""
+    edges = np.arange(start, end + 1e-9, width)
+    hours = report.time / 3600.0
+    inside = (hours >= start) & (hours < end)
+    which = np.digitize(hours[inside], edges) - 1
+    rung = report.rung[inside]
+    totals = np.bincount(which, minlength=len(edges) - 1)
+    shares = []
+    for _, members, _ in _GROUPS:
+        counts = np.bincount(which[np.isin(rung, members)], minlength=len(edges) - 1)
+        shares.append(counts / np.maximum(totals, 1))
+    return edges, np.array(shares)
+
+
+def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25):
+    """Two stacked-area panels: who answered, per quarter hour, without and with a breaker.
+    The outage window is shaded."""
+    fig, axes = plt.subplots(2, 1, figsize=(7.5, 5.4), sharex=True)
+    s = without.scenario
+    for ax, report, label in ((axes[0], without, "retries only"),
+                              (axes[1], with_breaker, "retries + circuit breaker")):
+        edges, shares = _grouped_by_bin(report, start, end, width)
+        ax.stackplot(edges[:-1], shares, step="post",
+                     colors=[c for _, _, c in _GROUPS],
+                     labels=[g for g, _, _ in _GROUPS])
+        ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black",
+                   alpha=0.08)
+        ax.set(ylabel="share of requests", ylim=(0, 1), xlim=(start, end - width),
+               title=f"{label}: {report.waiting_hours:,.1f} worker-hours waiting, "
+                     f"{report.primary_calls:,} calls to the primary")
+        ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    axes[1].set_xlabel("hour of the day (shaded: the primary is down)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
+    fig.suptitle("Without a breaker the outage burns the time budget; with one, "
+                 "the other provider answers", fontsize=11)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+def draw_outage_frame(fig, hours: float, frames: dict):
+    """One scrubber frame: worker-hours waiting and calls to the dead primary, without
+    and with a breaker, for an outage of ``hours``."""
+    without, with_breaker = frames[hours]
+    axes = fig.subplots(1, 2)
+    labels = ["retries only", "with breaker"]
+    colours = [PALETTE["vermillion"], PALETTE["blue"]]
+    waiting = [without.waiting_hours, with_breaker.waiting_hours]
+    dead = [r.outage_calls for r in (without, with_breaker)]
+    axes[0].bar(labels, waiting, color=colours)
+    axes[0].set(ylabel="worker-hours spent waiting", ylim=(0, max(1.0, frames["top"][0])),
+                title="time spent waiting")
+    axes[1].bar(labels, dead, color=colours)
+    axes[1].set(ylabel="calls to the primary while it is down",
+                ylim=(0, max(1.0, frames["top"][1])), title="calls hammering the dead provider")
+    for ax, values, fmt in ((axes[0], waiting, "{:,.1f} h"), (axes[1], dead, "{:,}")):
+        for x, v in enumerate(values):
+            ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom", fontsize=9)
+    fig.suptitle(f"Outage of {hours:g} h: the breaker cuts the waiting to "
+                 f"{with_breaker.waiting_hours:,.1f} h from {without.waiting_hours:,.1f} h",
+                 fontsize=11)
+    fig.tight_layout()
+
+
+def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str):
+    """The silent slide: the rules rung's daily share (with 95 % bars) climbs and stays,
+    while the primary's HTTP error rate never moves. The first alerting day is marked."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
+                capsize=2, color=PALETTE["orange"], label=f"answers from '{rung_name}'")
+    ax.plot(days, error_rate, "s--", ms=3, color=PALETTE["blue"],
+            label="primary's HTTP error rate (the classic monitor)")
+    if alert_day is not None:
+        ax.axvline(alert_day, color=PALETTE["vermillion"], lw=1)
+        ax.annotate(f"per-rung counter alerts on day {alert_day}", (alert_day, ax.get_ylim()[1]),
+                    xytext=(4, -14), textcoords="offset points", fontsize=9,
+                    color=PALETTE["vermillion"])
+    ax.set(xlabel="day", ylabel="share of the day's requests",
+           title="The rules rung quietly takes a growing share; the error rate stays flat")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.legend(fontsize=8, loc="center right")
+    fig.tight_layout()
+    return fig
+
+
+def plot_routellm(classes, shares, *, title: str):
+    """Bars: share of requests a router sends to the strong model, per task class."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    bars = ax.bar(classes, shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
+    for bar, share in zip(bars, shares):
+        ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
+                    va="bottom", fontsize=9)
+    ax.set(ylabel="requests sent to the strong model", ylim=(0, 0.5), title=title)
+    ax.set_xlabel("task class (benchmark)")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    fig.tight_layout()
+    return fig

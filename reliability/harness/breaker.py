@@ -1,0 +1,143 @@
+r"""A circuit breaker for the stream of calls to one provider.
+
+A retry looks after one request; a breaker looks after the stream. After
+``failure_threshold`` consecutive failures it *opens*: calls are refused at once, so the
+caller drops to the next rung of its ladder without waiting on a provider that is down.
+After ``reset_timeout`` seconds it lets one probe through (*half-open*); a good probe
+closes it, a bad one opens it again for another ``reset_timeout``.
+
+.. math::
+
+    \text{closed} \xrightarrow{\;k \ge K\;} \text{open}
+    \xrightarrow{\;t - t_{open} \ge T\;} \text{half-open}
+    \xrightarrow{\;\text{probe ok}\;} \text{closed}, \qquad
+    \text{half-open} \xrightarrow{\;\text{probe fails}\;} \text{open}
+
+with :math:`k` the run of consecutive failures, :math:`K` the threshold and :math:`T`
+the reset timeout. The transition is a pure function of (state, event, time);
+:class:`CircuitBreaker` only holds the current state and reads an injectable clock.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .. import _validate
+from .clock import SystemClock
+
+__all__ = ["CLOSED", "OPEN", "HALF_OPEN", "BreakerConfig", "BreakerState", "transition",
+           "CircuitBreaker", "CircuitOpenError"]
+
+CLOSED, OPEN, HALF_OPEN = "closed", "open", "half_open"
+_EVENTS = ("allow", "success", "failure")
+
+
+class CircuitOpenError(RuntimeError):
+    """Raised by :meth:`CircuitBreaker.call` when the breaker refuses the call."""
+
+
+@dataclass(frozen=True)
+class BreakerConfig:
+    """``failure_threshold`` consecutive failures open the breaker for ``reset_timeout`` s."""
+
+    failure_threshold: int = 5
+    reset_timeout: float = 60.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "failure_threshold",
+                           _validate.whole("failure_threshold", self.failure_threshold))
+        timeout = self.reset_timeout
+        if not _validate._is_real(timeout) or not math.isfinite(timeout) or timeout <= 0:
+            raise ValueError(f"reset_timeout must be a number of seconds > 0, got {timeout!r}")
+        object.__setattr__(self, "reset_timeout", float(timeout))
+
+
+@dataclass(frozen=True)
+class BreakerState:
+    """Where the breaker is: its state, the current run of failures, when it opened, and
+    whether the half-open probe is still out."""
+
+    state: str = CLOSED
+    failures: int = 0
+    opened_at: float = -math.inf
+    probing: bool = False
+
+
+def transition(current: BreakerState, event: str, now: float,
+               config: BreakerConfig = BreakerConfig()) -> tuple[BreakerState, bool]:
+    """Apply one event (``"allow"``, ``"success"`` or ``"failure"``) at time ``now``.
+
+    Returns the new state and, for ``"allow"``, whether the call may go ahead (always
+    ``True`` for the other two events). An open breaker whose timeout has run out turns
+    half-open on the next ``"allow"`` and lets exactly that one call through.
+    """
+    if event not in _EVENTS:
+        raise ValueError(f"event must be one of {_EVENTS}, got {event!r}")
+    if event == "allow":
+        if current.state == CLOSED:
+            return current, True
+        if current.state == OPEN:
+            if now - current.opened_at >= config.reset_timeout:
+                return replace(current, state=HALF_OPEN, probing=True), True
+            return current, False
+        # Half-open: one probe at a time; the others fail fast until it reports.
+        if current.probing:
+            return current, False
+        return replace(current, probing=True), True
+    if event == "success":
+        return BreakerState(), True
+    if current.state == HALF_OPEN:
+        return BreakerState(OPEN, config.failure_threshold, now, False), True
+    failures = current.failures + 1
+    if current.state == CLOSED and failures >= config.failure_threshold:
+        return BreakerState(OPEN, failures, now, False), True
+    return replace(current, failures=failures), True
+
+
+class CircuitBreaker:
+    """A breaker on an injectable clock (anything with ``now()``).
+
+    ``allow()`` asks whether to call; ``record_success()`` / ``record_failure()`` report
+    how the call went; ``call(fn, ...)`` does all three and raises
+    :class:`CircuitOpenError` when refused. ``opened`` counts how often it has opened.
+    """
+
+    def __init__(self, config: BreakerConfig = BreakerConfig(), *, clock=None):
+        if not isinstance(config, BreakerConfig):
+            raise ValueError(f"config must be a BreakerConfig, got {config!r}")
+        self.config = config
+        self.clock = clock if clock is not None else SystemClock()
+        self.current = BreakerState()
+        self.opened = 0
+
+    @property
+    def state(self) -> str:
+        return self.current.state
+
+    def _apply(self, event: str) -> bool:
+        before = self.current.state
+        self.current, allowed = transition(self.current, event, self.clock.now(), self.config)
+        if self.current.state == OPEN and before != OPEN:
+            self.opened += 1
+        return allowed
+
+    def allow(self) -> bool:
+        return self._apply("allow")
+
+    def record_success(self) -> None:
+        self._apply("success")
+
+    def record_failure(self) -> None:
+        self._apply("failure")
+
+    def call(self, fn, *args, **kwargs):
+        if not self.allow():
+            raise CircuitOpenError(f"circuit open since t={self.current.opened_at:g} s")
+        try:
+            result = fn(*args, **kwargs)
+        except Exception:
+            self.record_failure()
+            raise
+        self.record_success()
+        return result

@@ -1,0 +1,117 @@
+"""The day-of-traffic simulator: reproducible, its counters add up, its rates match their
+closed forms within four standard errors."""
+
+import numpy as np
+import pytest
+
+from reliability.harness.breaker import BreakerConfig
+from reliability.harness.ladder import RUNGS, Policy
+from reliability.harness.traffic import (REASONS, Provider, Scenario, rung_alerts,
+                                         simulate_day)
+
+SMALL = dict(conversations=1500)
+
+
+def test_same_seed_same_day_other_seed_other_day():
+    a = simulate_day(Scenario(outage_hours=2), breaker=BreakerConfig(), seed=3, **SMALL)
+    b = simulate_day(Scenario(outage_hours=2), breaker=BreakerConfig(), seed=3, **SMALL)
+    c = simulate_day(Scenario(outage_hours=2), breaker=BreakerConfig(), seed=4, **SMALL)
+    assert a.requests == b.requests and np.array_equal(a.counts, b.counts)
+    assert np.array_equal(a.reasons, b.reasons) and np.array_equal(a.elapsed, b.elapsed)
+    assert not np.array_equal(a.elapsed, c.elapsed)
+
+
+@pytest.mark.parametrize("scenario, breaker", [
+    (Scenario(), None), (Scenario(outage_hours=3), None),
+    (Scenario(outage_hours=3), BreakerConfig(3, 30.0)),
+    (Scenario(slow_hours=4, slow_factor=5), BreakerConfig()),
+    (Scenario(quality_drop=0.6), None)])
+def test_counters_add_up_to_the_traffic(scenario, breaker):
+    day = simulate_day(scenario, breaker=breaker, seed=7, **SMALL)
+    assert day.counts.sum() == day.requests == day.rung.size
+    assert np.array_equal(np.bincount(day.rung, minlength=len(RUNGS)), day.counts)
+    # Every request that reached a rung and was not answered there was passed over for
+    # exactly one reason (the retry rung belongs to the primary and is never passed over).
+    reached = day.requests
+    for r, rung in enumerate(RUNGS[:-1]):
+        if rung.kind == "retry":
+            assert day.reasons[r].sum() == 0
+            continue
+        answered_here = day.counts[r] + (day.counts[r + 1] if RUNGS[r + 1].kind == "retry" else 0)
+        assert day.reasons[r].sum() == reached - answered_here
+        reached -= answered_here
+    assert reached == day.counts[-1]
+    assert sum(day.trigger_counts().values()) == day.reasons.sum()
+    assert np.all(day.waited <= day.elapsed + 1e-9)
+
+
+def test_traffic_volume_matches_conversations_times_turns():
+    # Turns per conversation are 1 + Poisson(14): mean 15, variance 14.
+    conversations = 4000
+    day = simulate_day(conversations=conversations, seed=11)
+    se = np.sqrt(conversations * 14.0)
+    assert abs(day.requests - 15 * conversations) < 4 * se
+
+
+def test_primary_error_rate_matches_its_closed_form():
+    # With no deadline in reach, each call to the primary fails with error + rate_limited.
+    provider = Provider()
+    day = simulate_day(policy=Policy(time_budget=1e6), seed=5, **SMALL)
+    p = provider.error + provider.rate_limited
+    se = np.sqrt(p * (1 - p) / day.primary_calls)
+    assert abs(day.error_rate - p) < 4 * se
+
+
+def test_rules_answer_their_share_of_the_requests_that_reach_them():
+    scenario = Scenario(quality_drop=1.0, rules_cover=0.35)  # every model answer invalid
+    day = simulate_day(scenario, seed=9, **SMALL)
+    assert day.counts[:4].sum() == 0
+    share = day.counts[4] / day.requests
+    se = np.sqrt(0.35 * 0.65 / day.requests)
+    assert abs(share - 0.35) < 4 * se
+
+
+def test_the_breaker_stops_hammering_a_dead_provider():
+    outage = Scenario(outage_start=8, outage_hours=4)
+    without = simulate_day(outage, seed=2, **SMALL)
+    with_breaker = simulate_day(outage, breaker=BreakerConfig(5, 60.0), seed=2, **SMALL)
+    assert with_breaker.breaker_opened >= 1 and without.breaker_opened == 0
+    assert with_breaker.outage_calls < 0.2 * without.outage_calls
+    assert with_breaker.waiting_hours < 0.5 * without.waiting_hours
+    assert with_breaker.trigger_counts()["breaker_open"] > 0
+
+
+def test_a_quality_slide_moves_traffic_to_the_rules_and_only_the_counters_see_it():
+    base = simulate_day(seed=1, **SMALL)
+    slid = simulate_day(Scenario(quality_drop=0.6), seed=1, **SMALL)
+    alerts = rung_alerts(slid.counts, slid.requests, base.shares)
+    assert alerts[4], "the rules rung's counter must alert"
+    assert abs(slid.error_rate - base.error_rate) < 0.01, "the HTTP error rate barely moves"
+    assert not rung_alerts(base.counts, base.requests, base.shares).any()
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(conversations=0), "conversations"), (dict(turns=0.5), "turns"),
+    (dict(scenario="outage"), "scenario"), (dict(policy=None), "policy"),
+    (dict(breaker=5), "breaker"), (dict(providers=(Provider(),)), "providers")])
+def test_bad_simulation_inputs_are_refused(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        simulate_day(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(outage_hours=25), "outage_hours"), (dict(slow_factor=0), "slow_factor"),
+    (dict(quality_drop=1.5), "quality_drop"), (dict(rules_cover=-0.1), "rules_cover")])
+def test_bad_scenarios_are_refused(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        Scenario(**kwargs)
+
+
+def test_bad_providers_and_alert_inputs_are_refused():
+    with pytest.raises(ValueError, match="error"):
+        Provider(error=0.7, rate_limited=0.5)
+    with pytest.raises(ValueError, match="median_latency"):
+        Provider(median_latency=0)
+    with pytest.raises(ValueError, match="baseline_shares"):
+        rung_alerts([1, 2], 3, [0.5])
+    assert len(REASONS) == 7

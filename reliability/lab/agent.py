@@ -1,0 +1,340 @@
+r"""A simulated tool-calling agent and the harness loop that runs it against the task.
+
+The agent is a behaviour profile, not a language model: at each decision it makes one of
+the failures the rig saw real models make, each with its own probability, and otherwise
+does the right thing. Per run it
+
+* calls a lookup with a wrong argument name with probability ``malformed`` (per tool);
+  after a 400 it repairs the call from the hint with probability ``heal`` (``heeds`` when
+  a retry nudge asked it to);
+* skips the rate lookup with probability ``skip_lookup`` or fetches the wrong zone's
+  record with probability ``wrong_record``;
+* at each answer turn ends in prose instead of calling ``submit_answer`` with probability
+  ``no_submit`` (after a submit nudge it submits with probability ``heeds``);
+* submits a non-numeric string, a made-up number, or the item total alone (an arithmetic
+  slip) with probabilities ``non_numeric``, ``made_up`` and ``slip``, else the sum of what it
+  retrieved; after validation sends the parts back it adds them with probability ``heeds``.
+
+The harness gives it at most ``max_turns`` turns (one model response each). A transient
+503 that reaches the model costs it a turn to retry; with error recovery on, the harness
+retries silently and the 503 never enters the history.
+
+With no failure but transient faults at rate :math:`r` and :math:`T` turns, a run needs two
+good lookups in its first :math:`T - 1` turns, so it succeeds with
+:math:`P[\mathrm{Bin}(T-1, q) \ge 2]`, :math:`q = 1 - r^{A+1}` for :math:`A` silent retries
+(:math:`A = 0` without error recovery): see :func:`transient_success`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+
+import numpy as np
+
+from .. import _validate
+from .faults import LOOKUPS, MalformedFaults, TransientFaults, check_arguments
+from .guardrails import GUARDRAILS, Guardrails, validate
+from .task import ORDER_KEY, ZONE_KEY, Task, oracle
+
+__all__ = ["Profile", "PROFILES", "Action", "Event", "Trajectory", "SimulatedAgent",
+           "run_episode", "episode_streams", "transient_success", "write_jsonl"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How often the simulated agent fails on its own; every field a probability."""
+
+    malformed: float = 0.0
+    heal: float = 1.0
+    skip_lookup: float = 0.0
+    wrong_record: float = 0.0
+    no_submit: float = 0.0
+    non_numeric: float = 0.0
+    made_up: float = 0.0
+    slip: float = 0.0
+    heeds: float = 1.0
+
+    def __post_init__(self):
+        for f in fields(self):
+            object.__setattr__(self, f.name, _validate.probability(f.name, getattr(self, f.name)))
+        if self.skip_lookup + self.wrong_record > 1 + 1e-12:
+            raise ValueError("skip_lookup + wrong_record must be at most 1 (one plan per run), "
+                             f"got {self.skip_lookup} + {self.wrong_record}")
+        answer = self.non_numeric + self.made_up + self.slip
+        if answer > 1 + 1e-12:
+            raise ValueError("non_numeric + made_up + slip must be at most 1 (one answer per "
+                             f"submission), got {answer}")
+
+
+#: The lab's named profiles. ``clean`` never fails on its own; the ladder's three run from
+#: strong to weak. The numbers are the lab's choices, set by hand to show each mechanism.
+PROFILES = {
+    "clean": Profile(),
+    "strong": Profile(malformed=0.05),
+    "medium": Profile(no_submit=0.9, slip=0.25, heeds=0.95),
+    "weak": Profile(malformed=0.1, heal=0.6, skip_lookup=0.35, wrong_record=0.1,
+                    no_submit=0.03, non_numeric=0.08, made_up=0.85, heeds=0.9),
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One model turn: a tool ``call`` (tool, args), a ``submit`` (value) or ``prose``."""
+
+    kind: str
+    tool: str | None = None
+    args: dict = field(default_factory=dict)
+    value: object = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a trajectory: who acted, on which turn, what happened."""
+
+    turn: int
+    source: str  # model, tool, harness, grader
+    kind: str
+    text: str
+
+    def __str__(self):
+        return f"turn {self.turn} | {self.source:<7} | {self.kind:<16} | {self.text}"
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A run, as the grader and a reader see it.
+
+    ``ending``: ``submitted``, ``no_submit`` (stopped in prose) or ``turn_limit``.
+    ``fired``: how often each guardrail acted. ``retrieved``: the tool results the run got.
+    """
+
+    ending: str
+    submitted: object
+    passed: bool
+    turns: int
+    fired: dict
+    retrieved: dict
+    rejected: int
+    events: tuple = field(repr=False)
+
+    def lines(self) -> list[str]:
+        return [str(e) for e in self.events]
+
+    def records(self) -> list[dict]:
+        return [asdict(e) for e in self.events]
+
+
+class SimulatedAgent:
+    """The profile as an agent: ``act(observations)`` returns the next :class:`Action`.
+
+    ``observations`` are the messages the harness added since the agent's last turn
+    (tool results, nudges, validation feedback): the same interface a real model's
+    adapter would implement on a chat history.
+    """
+
+    def __init__(self, profile: Profile, rng: np.random.Generator, *, zones, order_id: str):
+        if not isinstance(profile, Profile):
+            raise ValueError(f"profile must be a Profile, got {profile!r}")
+        self.p, self.rng, self.order_id = profile, rng, order_id
+        self.zones = tuple(zones)
+        u = rng.random(4)
+        self.skip = u[0] < profile.skip_lookup
+        self.wrong = (not self.skip) and u[0] < profile.skip_lookup + profile.wrong_record
+        malformed_key = {"get_order": "orderId", "get_ship_rate": "zone_name"}
+        self.key = {tool: (malformed_key[tool] if u[1 + i] < profile.malformed else documented)
+                    for i, (tool, documented) in enumerate(LOOKUPS.items())}
+        self.order = self.rate = None
+        self.hint: dict[str, tuple[str, float]] = {}
+        self.asked_to_submit = False
+        self.parts = None
+
+    def _observe(self, message: dict) -> None:
+        kind = message["kind"]
+        if kind == "tool_result":
+            result, tool = message["result"], message["tool"]
+            if result.ok:
+                if tool == "get_order":
+                    self.order = result.data
+                else:
+                    self.rate = result.data
+            elif result.status == 400:
+                self.hint[tool] = (result.error.split("use '")[1].split("'")[0], self.p.heal)
+        elif kind == "retry_nudge":
+            key, chance = self.hint[message["tool"]]
+            self.hint[message["tool"]] = (key, max(chance, self.p.heeds))
+        elif kind == "submit_nudge":
+            self.asked_to_submit = True
+        elif kind == "validation":
+            self.parts = message["parts"]
+
+    def _call(self, tool: str, value) -> Action:
+        if tool in self.hint:
+            key, chance = self.hint.pop(tool)
+            if self.rng.random() < chance:
+                self.key[tool] = key
+        return Action("call", tool, {self.key[tool]: value})
+
+    def _answer(self):
+        item = self.order["item_total_usd"]
+        u = self.rng.random()
+        p = self.p
+        if u < p.non_numeric:
+            return "item_total_usd + ship_rate"
+        if u < p.non_numeric + p.made_up:
+            return round(float(self.rng.uniform(200, 2000)), 2)
+        if u < p.non_numeric + p.made_up + p.slip or self.rate is None:
+            return item
+        return item + self.rate["rate_usd"]
+
+    def act(self, observations) -> Action:
+        for message in observations:
+            self._observe(message)
+        if self.order is None:
+            return self._call("get_order", self.order_id)
+        if self.rate is None and not self.skip:
+            zone = self.order["zone"]
+            if self.wrong:
+                zone = next(z for z in self.zones if z != zone)
+            return self._call("get_ship_rate", zone)
+        if self.parts is not None:
+            parts, self.parts = self.parts, None
+            if self.rng.random() < self.p.heeds:
+                return Action("submit", value=sum(parts))
+            return Action("submit", value=self._answer())
+        chance_of_prose = (1 - self.p.heeds) if self.asked_to_submit else self.p.no_submit
+        if self.rng.random() < chance_of_prose:
+            return Action("prose", text="The total is computed; calling submit_answer now...")
+        return Action("submit", value=self._answer())
+
+
+def episode_streams(seed, index: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The two independent streams of run ``index``: (agent behaviour, injected faults).
+
+    Derived from ``(seed, index)`` alone, so run ``index`` of every arm faces the same
+    faults and starts from the same behaviour draws: the arms are paired.
+    """
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**63))
+    seed = _validate.whole("seed", seed, minimum=0)
+    behaviour, faults = np.random.SeedSequence([seed, int(index)]).spawn(2)
+    return np.random.default_rng(behaviour), np.random.default_rng(faults)
+
+
+def run_episode(task: Task = Task(), profile: Profile = Profile(),
+                guardrails: Guardrails = Guardrails(), *, fault_rate: float = 0.0,
+                malformed_rate: float = 0.0, max_turns: int = 6, seed=0,
+                index: int = 0, agent=None) -> Trajectory:
+    """Run the agent on ``task`` until it submits, stops, or uses ``max_turns`` turns.
+
+    The harness applies ``guardrails``; ``fault_rate`` and ``malformed_rate`` set the
+    injectors; the run's randomness comes from :func:`episode_streams` ``(seed, index)``.
+    ``agent`` replaces the simulated agent with any object that has ``act(observations)``
+    (e.g. the optional :class:`~reliability.lab.chat_adapter.ChatAgent`); ``profile`` is
+    then unused.
+    """
+    if not isinstance(task, Task):
+        raise ValueError(f"task must be a Task, got {task!r}")
+    if not isinstance(guardrails, Guardrails):
+        raise ValueError(f"guardrails must be a Guardrails, got {guardrails!r}")
+    max_turns = _validate.whole("max_turns", max_turns, minimum=1)
+    transient, malformed = TransientFaults(fault_rate), MalformedFaults(malformed_rate)
+    rng_agent, rng_faults = episode_streams(seed, index)
+    if agent is None:
+        agent = SimulatedAgent(profile, rng_agent, zones=sorted(task.rates),
+                               order_id=task.order_id)
+    elif not callable(getattr(agent, "act", None)):
+        raise ValueError(f"agent must have an act(observations) method, got {agent!r}")
+    accepted = malformed.arm(rng_faults)
+    tools = {"get_order": (task.get_order, ORDER_KEY), "get_ship_rate": (task.get_ship_rate, ZONE_KEY)}
+    fired = dict.fromkeys(GUARDRAILS, 0)
+    retrieved: dict = {}
+    events: list[Event] = []
+    inbox: list[dict] = []
+    ending, submitted, rejected, turn = "turn_limit", None, 0, 0
+
+    while turn < max_turns:
+        turn += 1
+        action = agent.act(inbox)
+        inbox = []
+        if action.kind == "call":
+            events.append(Event(turn, "model", "call", f"{action.tool}({action.args})"))
+            result = transient.strike(rng_faults)
+            retries = 0
+            while result is not None and guardrails.error_recovery \
+                    and retries < guardrails.recovery_retries:
+                retries += 1
+                fired["error_recovery"] += 1
+                events.append(Event(turn, "harness", "error_recovery",
+                                    f"503 absorbed, silent retry {retries} (not shown to model)"))
+                result = transient.strike(rng_faults)
+            if result is None:
+                result = check_arguments(action.tool, action.args, accepted[action.tool])
+            if result is None:
+                function, documented = tools[action.tool]
+                result = function({documented: action.args[accepted[action.tool]]})
+            if result.ok:
+                retrieved[action.tool] = result.data
+            events.append(Event(turn, "tool", str(result.status),
+                                json.dumps(result.data) if result.ok else result.error))
+            inbox.append({"kind": "tool_result", "tool": action.tool, "result": result})
+            if result.status == 400 and guardrails.retry_nudge:
+                fired["retry_nudge"] += 1
+                events.append(Event(turn, "harness", "retry_nudge",
+                                    "Your last tool call failed; read the error and correct the arguments."))
+                inbox.append({"kind": "retry_nudge", "tool": action.tool})
+        elif action.kind == "prose":
+            events.append(Event(turn, "model", "prose", action.text))
+            if guardrails.submit_nudge:
+                fired["submit_nudge"] += 1
+                events.append(Event(turn, "harness", "submit_nudge",
+                                    "You have not called submit_answer; call it with your total."))
+                inbox.append({"kind": "submit_nudge"})
+            else:
+                ending = "no_submit"
+                break
+        else:
+            events.append(Event(turn, "model", "submit", f"submit_answer({action.value!r})"))
+            if guardrails.validation:
+                check = validate(action.value, retrieved)
+                if not check.accepted:
+                    fired["validation"] += 1
+                    rejected += 1
+                    events.append(Event(turn, "harness", "validation",
+                                        f"rejected: your retrieved parts are {check.parts[0]:g} "
+                                        f"and {check.parts[1]:g}; recompute the total"))
+                    inbox.append({"kind": "validation", "parts": check.parts})
+                    continue
+            ending, submitted = "submitted", action.value
+            break
+    passed = ending == "submitted" and oracle(task, submitted)
+    events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
+                        f"{ending}; submitted {submitted!r}, answer key {task.answer:g}"))
+    return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
+
+
+def transient_success(fault_rate: float, max_turns: int = 6, retries: int = 0) -> float:
+    r"""Closed-form success of a fault-free agent under transient faults only.
+
+    .. math::  P = \sum_{j \ge 2} \binom{T-1}{j} q^j (1-q)^{T-1-j},\quad q = 1 - r^{A+1}
+    """
+    r = _validate.probability("fault_rate", fault_rate)
+    turns = _validate.whole("max_turns", max_turns, minimum=1) - 1
+    retries = _validate.whole("retries", retries, minimum=0)
+    q = 1.0 - r ** (retries + 1)
+    return float(sum(math.comb(turns, j) * q ** j * (1 - q) ** (turns - j)
+                     for j in range(2, turns + 1)))
+
+
+def write_jsonl(trajectories, path) -> int:
+    """Write every event of every trajectory as one JSON line (with its run number);
+    returns the number of lines."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as handle:
+        for run, trajectory in enumerate(trajectories):
+            for record in trajectory.records():
+                handle.write(json.dumps({"run": run, **record}) + "\n")
+                count += 1
+    return count

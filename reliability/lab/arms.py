@@ -1,0 +1,317 @@
+r"""Ablation arms over paired seeds, their intervals, and an honest verdict on each gap.
+
+Every arm runs the same ``runs`` seeds (run :math:`i` of each arm meets the same injected
+faults), so arms differ only by their guardrails. Per arm: :math:`k/N` with a Wilson 95%
+interval, how often each guardrail fired, and each failed run classified. The gap
+:math:`\hat p_b - \hat p_a` between two arms gets Newcombe's interval :math:`(L, U)` and the
+verdict
+
+.. math::  \text{result if } L > 0 \text{ or } U < 0, \quad \text{null otherwise}
+
+(an interval that touches zero contains it). Newcombe's interval treats the arms as
+independent samples; with paired seeds that makes it, if anything, too wide.
+
+For "measure your own", :func:`pass_k_over_cases` is the share of cases whose runs all succeed,
+estimated without bias from :math:`n` runs with :math:`c` successes as
+:math:`\binom{c}{k} / \binom{n}{k}` averaged over cases (Yao et al.'s pass^k).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+
+from .. import _validate
+from ..stats import newcombe_interval, wilson_interval
+
+try:  # the book's shared estimator, when this version of the package has it
+    from ..stats import pass_hat_k as _stats_pass_hat_k
+except ImportError:  # older package: the ratio of binomials below is the same estimator
+    _stats_pass_hat_k = None
+from .agent import PROFILES, Profile, Trajectory, run_episode
+from .guardrails import GUARDRAILS, Guardrails
+from .task import Task, make_cases
+
+__all__ = ["Scenario", "ArmResult", "Gap", "verdict", "classify", "run_arm", "ablation",
+           "compare", "capability_ladder", "pass_k_over_cases", "Dashboard", "measure_own",
+           "FAILURE_LADDER", "failure_ladder",
+           "FAILURE_CLASSES"]
+
+#: How a failed run failed, in the order the figures stack them.
+FAILURE_CLASSES = {
+    "inconsistent": "wrong number, contradicted by its own evidence",
+    "never_retrieved": "never retrieved the rate",
+    "wrong_record": "wrong record, self-consistent",
+    "non_numeric": "non-numeric answer",
+    "no_submit": "stopped in prose, no submission",
+    "turn_limit": "hit the turn limit",
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What stays fixed across the arms of one ablation: task, agent, faults, turn limit."""
+
+    profile: Profile = PROFILES["clean"]
+    fault_rate: float = 0.0
+    malformed_rate: float = 0.0
+    max_turns: int = 6
+    task: Task = field(default_factory=Task)
+
+    def __post_init__(self):
+        if isinstance(self.profile, str):
+            if self.profile not in PROFILES:
+                raise ValueError(f"profile must be one of {sorted(PROFILES)} or a Profile, "
+                                 f"got {self.profile!r}")
+            object.__setattr__(self, "profile", PROFILES[self.profile])
+        _validate.probability("fault_rate", self.fault_rate)
+        _validate.probability("malformed_rate", self.malformed_rate)
+        _validate.whole("max_turns", self.max_turns, minimum=1)
+
+
+def classify(task: Task, trajectory: Trajectory) -> str:
+    """``success`` or one of :data:`FAILURE_CLASSES`. Reads the task (this is the grader's
+    bookkeeping after the run, not a guardrail)."""
+    if trajectory.passed:
+        return "success"
+    if trajectory.ending != "submitted":
+        return trajectory.ending
+    value, got = trajectory.submitted, trajectory.retrieved
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "non_numeric"
+    rate = got.get("get_ship_rate")
+    if rate is None:
+        return "never_retrieved"
+    consistent = abs(value - got["get_order"]["item_total_usd"] - rate["rate_usd"]) < 0.005
+    if consistent and rate["zone"] != task.zone:
+        return "wrong_record"
+    return "inconsistent"
+
+
+@dataclass(frozen=True)
+class ArmResult:
+    """One arm: counts, guardrail firings, failure classes and a few kept trajectories."""
+
+    label: str
+    successes: int
+    runs: int
+    fired: dict
+    classes: dict
+    endings: dict
+    answers: int
+    rejected: int
+    outcomes: np.ndarray = field(repr=False, compare=False)
+    kept: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def rate(self) -> float:
+        return self.successes / self.runs
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval for :attr:`rate`."""
+        return wilson_interval(self.successes, self.runs, confidence)
+
+    def share(self, failure: str) -> float:
+        """Share of all runs that ended in ``failure`` (a class name or ``success``)."""
+        return self.classes.get(failure, 0) / self.runs
+
+
+def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed=0,
+            label: str | None = None, keep: int = 0, first: int = 0) -> ArmResult:
+    """``runs`` paired runs (indices ``first`` ... ``first + runs - 1``) of one arm.
+
+    The runs are a Python loop, not an array operation: each run is a small state machine
+    whose next draw depends on what its guardrails did, so there is nothing to broadcast.
+    A run costs well under a millisecond, which keeps a 200-run arm far below a second.
+    """
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"scenario must be a Scenario, got {scenario!r}")
+    runs = _validate.whole("runs", runs, minimum=1)
+    keep = _validate.whole("keep", keep, minimum=0)
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**63))
+    fired, classes, endings = Counter(), Counter(), Counter()
+    outcomes = np.zeros(runs, dtype=bool)
+    answers = rejected = 0
+    kept = []
+    for i in range(runs):
+        t = run_episode(scenario.task, scenario.profile, guardrails,
+                        fault_rate=scenario.fault_rate, malformed_rate=scenario.malformed_rate,
+                        max_turns=scenario.max_turns, seed=seed, index=first + i)
+        outcomes[i] = t.passed
+        fired.update(t.fired)
+        classes[classify(scenario.task, t)] += 1
+        endings[t.ending] += 1
+        answers += t.rejected + (t.ending == "submitted")
+        rejected += t.rejected
+        if i < keep:
+            kept.append(t)
+    return ArmResult(label or guardrails.label, int(outcomes.sum()), runs,
+                     {g: fired.get(g, 0) for g in GUARDRAILS}, dict(classes), dict(endings),
+                     answers, rejected, outcomes, tuple(kept))
+
+
+def ablation(scenario: Scenario, arms: dict, *, runs: int = 200, seed=0) -> dict:
+    """Every arm in ``arms`` (label -> Guardrails) over the same ``runs`` seeds."""
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**63))
+    return {label: run_arm(scenario, g, runs=runs, seed=seed, label=label)
+            for label, g in arms.items()}
+
+
+def verdict(low: float, high: float) -> str:
+    """``result`` when the interval excludes zero, ``null`` when it contains or touches it."""
+    low, high = float(low), float(high)
+    if low > high:
+        raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
+    return "result" if low > 0 or high < 0 else "null"
+
+
+@dataclass(frozen=True)
+class Gap:
+    """``treated`` minus ``reference``, with Newcombe's interval and the verdict."""
+
+    reference: str
+    treated: str
+    delta: float
+    low: float
+    high: float
+
+    @property
+    def verdict(self) -> str:
+        return verdict(self.low, self.high)
+
+    def sentence(self) -> str:
+        span = f"{self.delta:+.1%} [{self.low:+.1%}, {self.high:+.1%}]"
+        if self.verdict == "result":
+            return f"{self.treated} vs {self.reference}: {span}, the interval excludes zero: a result"
+        return f"{self.treated} vs {self.reference}: {span}, the interval contains zero: a null"
+
+
+def compare(reference: ArmResult, treated: ArmResult, confidence: float = 0.95) -> Gap:
+    """The gap ``treated.rate - reference.rate`` with Newcombe's interval."""
+    low, high = newcombe_interval(treated.successes, treated.runs, reference.successes,
+                                  reference.runs, confidence)
+    return Gap(reference.label, treated.label, treated.rate - reference.rate, low, high)
+
+
+def capability_ladder(profiles: dict, guardrails: Guardrails, *, runs: int = 200, seed=0,
+                      **scenario) -> dict:
+    """Baseline for each profile; the guardrail arm only where the baseline left a gap.
+
+    Returns ``{name: (baseline, guarded or None)}``. A profile whose baseline has no failed
+    run has nothing to close: running the arm would draw a bar that measures nothing.
+    """
+    ladder = {}
+    for name, profile in profiles.items():
+        s = Scenario(profile=profile, **scenario)
+        base = run_arm(s, Guardrails(), runs=runs, seed=seed, label="baseline")
+        guarded = None
+        if base.successes < base.runs:
+            guarded = run_arm(s, guardrails, runs=runs, seed=seed, label=guardrails.label)
+        ladder[name] = (base, guarded)
+    return ladder
+
+
+def pass_k_over_cases(successes, n: int, k: int) -> float:
+    r"""Share of cases that succeed on all ``k`` of ``k`` runs, from ``n >= k`` runs per
+    case with ``successes[i]`` successes: :math:`\frac{1}{C}\sum_i \binom{c_i}{k} / \binom{n}{k}`."""
+    n = _validate.whole("n", n, minimum=1)
+    k = _validate.whole("k", k, minimum=1, maximum=n)
+    c = _validate.whole_array("successes", successes, minimum=0)
+    if c.size == 0 or np.any(c > n):
+        raise ValueError(f"successes must be a non-empty array of counts in [0, n={n}]")
+    if _stats_pass_hat_k is not None:
+        return float(np.mean(_stats_pass_hat_k(n, c.ravel(), k)))
+    return float(np.mean([comb(int(ci), k) for ci in c.ravel()]) / comb(n, k))
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """The four rows of "measure your own", from ``cases`` x ``runs_per_case`` runs."""
+
+    cases: int
+    runs_per_case: int
+    per_case: np.ndarray = field(repr=False)
+    pass_k: dict = field(default_factory=dict)
+    answers: int = 0
+    rejected: int = 0
+    turn_limited: int = 0
+    fired: dict = field(default_factory=dict)
+
+    @property
+    def runs(self) -> int:
+        return self.cases * self.runs_per_case
+
+    @property
+    def rejected_share(self) -> float:
+        return self.rejected / self.answers if self.answers else 0.0
+
+    @property
+    def turn_limit_share(self) -> float:
+        return self.turn_limited / self.runs
+
+
+def measure_own(scenario: Scenario, guardrails: Guardrails, *, cases: int = 50,
+                runs_per_case: int = 8, seed=0) -> Dashboard:
+    """Run each of ``cases`` generated orders ``runs_per_case`` times under one arm and
+    collect pass^k for k = 1..runs_per_case, validator rejections, turn-limit hits and
+    guardrail firings."""
+    cases = _validate.whole("cases", cases, minimum=1)
+    runs_per_case = _validate.whole("runs_per_case", runs_per_case, minimum=1)
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**63))
+    tasks = make_cases(cases, seed)
+    per_case = np.zeros(cases, dtype=int)
+    fired = Counter()
+    answers = rejected = limited = 0
+    for c, task in enumerate(tasks):
+        s = Scenario(scenario.profile, scenario.fault_rate, scenario.malformed_rate,
+                     scenario.max_turns, task)
+        arm = run_arm(s, guardrails, runs=runs_per_case, seed=seed, first=c * runs_per_case)
+        per_case[c] = arm.successes
+        fired.update(arm.fired)
+        answers += arm.answers
+        rejected += arm.rejected
+        limited += arm.endings.get("turn_limit", 0)
+    pass_k = {k: pass_k_over_cases(per_case, runs_per_case, k) for k in range(1, runs_per_case + 1)}
+    return Dashboard(cases, runs_per_case, per_case, pass_k, answers, rejected, limited,
+                     {g: fired.get(g, 0) for g in GUARDRAILS})
+
+
+#: The four failure classes of the ladder, each isolated in its own scenario, with the
+#: guardrail matched to it and one that is not (which should fire zero times).
+FAILURE_LADDER = {
+    "transient 503": (dict(profile=Profile(), fault_rate=0.6), "error_recovery", "submit_nudge"),
+    "malformed call": (dict(profile=Profile(heal=0.2, heeds=0.95), malformed_rate=0.6),
+                       "retry_nudge", "error_recovery"),
+    "never submits": (dict(profile=Profile(no_submit=0.9, heeds=0.95)), "submit_nudge",
+                      "retry_nudge"),
+    "wrong answer": (dict(profile=Profile(slip=0.4, heeds=0.95)), "validation", "submit_nudge"),
+}
+
+
+def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None) -> dict:
+    """For each failure class: baseline, mismatched and matched arms over the same seeds.
+
+    ``fault_rate`` overrides the transient scenario's injected rate. Returns
+    ``{class: {"baseline", "mismatched", "matched": ArmResult, "gap": Gap, "miss": Gap}}``.
+    """
+    rows = {}
+    for name, (settings, matched, mismatched) in FAILURE_LADDER.items():
+        settings = dict(settings)
+        if fault_rate is not None and "fault_rate" in settings:
+            settings["fault_rate"] = fault_rate
+        arms = ablation(Scenario(**settings), {
+            "baseline": Guardrails(),
+            f"+{mismatched.replace('_', ' ')} (mismatched)": Guardrails.only(mismatched),
+            f"+{matched.replace('_', ' ')} (matched)": Guardrails.only(matched)},
+            runs=runs, seed=seed)
+        base, miss, hit = arms.values()
+        rows[name] = {"baseline": base, "mismatched": miss, "matched": hit,
+                      "matched_name": matched, "mismatched_name": mismatched,
+                      "gap": compare(base, hit), "miss": compare(base, miss)}
+    return rows

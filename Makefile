@@ -19,13 +19,17 @@ venv: $(STAMP)
 
 # The main job: the book from stored outputs (nothing executes), into _build/html.
 book: $(STAMP)
+	bash scripts/vendor_assets.sh
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "Open _build/html/index.html"
 
 # Every check: the package's tests, papermill re-runs of each chapter (defaults and a
 # changed parameter), nbval of each chapter against its stored outputs, and the book
-# built with warnings as errors. Executed copies go to a temporary folder.
+# built with warnings as errors, and every page of it opened in headless Chromium
+# (installed first where missing). Executed copies go to a temporary folder.
 test: $(STAMP)
+	bash scripts/ensure_browser.sh
+	bash scripts/vendor_assets.sh
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
 		--nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests chapters

@@ -1,0 +1,374 @@
+"""The built book as a reader meets it, in a real browser, with no internet.
+
+The book is built from the stored outputs into a temporary folder, served from
+127.0.0.1, and every page is opened in Debian's headless Chromium (Playwright drives it;
+it never downloads a browser of its own). Each page must load with no JavaScript error,
+show every image with alt text, render its maths, fetch nothing from outside 127.0.0.1,
+and fit a phone's width. Chapters must carry Binder, Colab and download buttons for their
+own notebook, and their kernel-free animations must play. Screenshots at desktop and
+phone widths go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import yaml
+
+from notebooks import ROOT
+
+pytestmark = pytest.mark.xdist_group(name="browser")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    # without these Chromium phones home at start-up, which this closed network refuses
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+WIDTHS = {"desktop": 1280, "phone": 390}
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+LOCAL_HOST = "127.0.0.1"
+
+# Console errors still allowed, each a substring of the message, with why. Keep it short;
+# everything else (a CDN fetch, a 404, a script error) fails the page.
+ALLOWED_CONSOLE_ERRORS: list[tuple[str, str]] = [
+    # (none left: the favicon, thebe's duplicate THEBE_JS_URL and the theme's
+    #  "invalid theme mode" are fixed in _config.yml and book/_ext/reader_pages.py)
+]
+
+
+def _toc_pages() -> list[str]:
+    """Every page the table of contents builds, as output paths without ``.html``."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                pages.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return [str(Path(page).with_suffix("")) for page in pages]
+
+
+# Sphinx's own pages are read too (a reader lands on search from the navbar).
+PAGES = _toc_pages() + ["search", "genindex"]
+CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
+
+
+def _run_helper(script: str) -> None:
+    result = subprocess.run(["bash", str(ROOT / "scripts" / script)],
+                            capture_output=True, text=True, cwd=ROOT)
+    if result.returncode != 0:
+        pytest.fail(f"scripts/{script} failed:\n{result.stdout}\n{result.stderr}")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The book built from stored outputs (with its offline assets), served on 127.0.0.1."""
+    _run_helper("vendor_assets.sh")
+    out = tmp_path_factory.mktemp("browser-book")
+    jb = Path(sys.executable).parent / "jupyter-book"
+    result = subprocess.run(
+        [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
+        capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    html = out / "_build" / "html"
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        (LOCAL_HOST, 0), functools.partial(Quiet, directory=str(html)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield html, f"http://{LOCAL_HOST}:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    """Debian's Chromium, headless, on a fresh profile."""
+    if not CHROMIUM.exists():
+        _run_helper("ensure_browser.sh")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": WIDTHS["desktop"], "height": 900})
+        # Every page is read as on a first visit: nothing kept from the page before.
+        context.add_init_script("try { localStorage.clear(); } catch (e) {}")
+        yield context
+        context.close()
+
+
+# What the browser saw on each page, gathered once per page and shared by the checks.
+_REPORTS: dict[str, dict] = {}
+
+_IMAGES_JS = """async () => {
+    const images = Array.from(document.images);
+    for (const img of images) {   // lazy images below the fold: load them now
+        img.loading = "eager";
+        if (!img.complete || img.naturalWidth === 0) { try { await img.decode(); } catch (e) {} }
+    }
+    return images.map(img => ({
+        src: img.getAttribute("src") || "", id: img.id, alt: img.getAttribute("alt"),
+        width: img.naturalWidth, complete: img.complete}));
+}"""
+
+_MATHS_JS = """async () => {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+        await MathJax.startup.promise;
+    }
+    const maths = Array.from(document.querySelectorAll(".math"));
+    return {
+        mathjax: !!(window.MathJax && MathJax.version), count: maths.length,
+        rendered: maths.filter(m => m.querySelector("mjx-container")).length,
+        errors: document.querySelectorAll("mjx-merror").length,
+        raw_dollars: (document.querySelector("main") || document.body).innerText.includes("$$"),
+    };
+}"""
+
+
+# Bytes as the browser received them (the local server does not compress).
+_WEIGHT_JS = """() => {
+    const html = performance.getEntriesByType("navigation")[0].decodedBodySize;
+    const resources = performance.getEntriesByType("resource");
+    const sum = list => list.reduce((total, r) => total + r.decodedBodySize, 0);
+    return {page: html + sum(resources.filter(r => r.initiatorType === "img")),
+            first_visit: html + sum(resources)};
+}"""
+PAGE_BUDGET = 3_000_000  # bytes: a page with its images (benchmarks/book_weight.py prints all)
+
+
+def _visit(context, base: str, page: str) -> dict:
+    """Open ``page`` at each width; record errors, requests, images, maths, screenshots."""
+    report = {"console": [], "page_errors": [], "external": [], "failed": [],
+              "overflow": {}}
+    tab = context.new_page()
+
+    def on_request(request):
+        host = urlparse(request.url).hostname
+        if request.url.startswith(("data:", "blob:", "about:")):
+            return
+        if host != LOCAL_HOST:
+            report["external"].append(request.url)
+
+    def on_response(response):
+        if response.status >= 400:
+            report["failed"].append(f"{response.status} {response.url}")
+
+    def on_console(message):
+        if message.type == "error":
+            report["console"].append(message.text)
+
+    # The machine has no internet; an outside request is refused at once, and recorded.
+    tab.route(lambda url: urlparse(url).hostname not in (LOCAL_HOST, None),
+              lambda route: route.abort())
+    tab.on("request", on_request)
+    tab.on("response", on_response)
+    tab.on("console", on_console)
+    tab.on("pageerror", lambda error: report["page_errors"].append(str(error)))
+    try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        slug = page.replace("/", "__")
+        for label, width in WIDTHS.items():
+            tab.set_viewport_size({"width": width, "height": 900})
+            tab.goto(f"{base}/{page}.html", wait_until="load")
+            if label == "desktop":
+                report["images"] = tab.evaluate(_IMAGES_JS)
+                report["maths"] = tab.evaluate(_MATHS_JS)
+                report["launch"] = tab.evaluate("""() => Array.from(
+                    document.querySelectorAll(".article-header-buttons a, .header-article-items a"))
+                    .map(a => ({href: a.href, label: a.innerText.trim()}))""")
+                report["run_note"] = tab.evaluate("""() => {
+                    const note = document.querySelector(".run-this-chapter");
+                    return note ? note.textContent : null; }""")
+                report["weight"] = tab.evaluate(_WEIGHT_JS)
+                report["animations"] = _play_animations(tab)
+            else:
+                tab.evaluate(_MATHS_JS)
+            report["overflow"][label] = tab.evaluate(
+                "() => document.documentElement.scrollWidth - window.innerWidth")
+            tab.screenshot(path=str(SCREENSHOTS / f"{slug}-{label}.png"), full_page=True)
+    finally:
+        tab.close()
+    return report
+
+
+def _play_animations(tab) -> list[dict]:
+    """For each jshtml player on the page: does Play move the frame, and the slider too?"""
+    results = []
+    for img in tab.locator("img[id^='_anim_img']").all():
+        anim_id = img.get_attribute("id").removeprefix("_anim_img")
+        player = tab.locator(f"#_anim_slider{anim_id}").locator("xpath=..")
+        img.scroll_into_view_if_needed()
+        before = img.get_attribute("src")
+        player.get_by_role("button", name="Play", exact=True).click()
+        try:
+            tab.wait_for_function(
+                "([id, src]) => document.getElementById(id).getAttribute('src') !== src",
+                arg=[f"_anim_img{anim_id}", before], timeout=5000)
+            played = True
+        except Exception:  # noqa: BLE001 - a timeout here is the failure being measured
+            played = False
+        player.get_by_role("button", name="Pause", exact=True).click()
+        paused_at = img.get_attribute("src")
+        player.get_by_role("button", name="First frame", exact=True).click()
+        first = img.get_attribute("src")
+        slider = tab.locator(f"#_anim_slider{anim_id}")
+        slider.evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); "
+                        "s.dispatchEvent(new Event('change')); }")
+        last = img.get_attribute("src")
+        results.append({"id": anim_id, "played": played, "frame_moved": paused_at != first,
+                        "slider_moved": last != first, "alt": img.get_attribute("alt")})
+    return results
+
+
+@pytest.fixture
+def report(request, site, browser_context):
+    page = request.param
+    if page not in _REPORTS:
+        html, base = site
+        if not (html / f"{page}.html").exists():
+            pytest.fail(f"the build made no page {page}.html")
+        _REPORTS[page] = _visit(browser_context, base, page)
+    return page, _REPORTS[page]
+
+
+def _allowed(message: str) -> bool:
+    return any(fragment in message for fragment, _why in ALLOWED_CONSOLE_ERRORS)
+
+
+def _built_pages(html: Path) -> list[Path]:
+    """Every reader-facing page of the build (not Sphinx's _static or _sources)."""
+    return [path for path in html.rglob("*.html")
+            if not path.relative_to(html).parts[0].startswith("_")]
+
+
+def test_every_built_page_is_checked(site):
+    html, _ = site
+    built = {str(path.relative_to(html).with_suffix("")) for path in _built_pages(html)}
+    # index.html is only a redirect to the root page
+    assert built - {"index"} == set(PAGES)
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_page_has_no_javascript_errors(report):
+    page, seen = report
+    errors = [m for m in seen["console"] if not _allowed(m)] + seen["page_errors"]
+    assert errors == [], f"{page}: {errors}"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_page_fetches_nothing_from_outside(report):
+    page, seen = report
+    assert seen["external"] == [], f"{page} asks outside 127.0.0.1 for {seen['external']}"
+    assert seen["failed"] == [], f"{page}: {seen['failed']}"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_every_image_loads_and_has_alt_text(report):
+    page, seen = report
+    broken = [img["src"][:80] for img in seen["images"] if img["width"] == 0]
+    no_alt = [img["id"] or img["src"][:80] for img in seen["images"]
+              if not (img["alt"] or "").strip()]
+    assert broken == [], f"{page}: images that did not load: {broken}"
+    assert no_alt == [], f"{page}: images without alt text: {no_alt}"
+
+
+def test_no_page_links_assets_from_a_cdn(site):
+    html, _ = site
+    remote = re.compile(r'<(?:script[^>]+src|link[^>]+href)="(?:https?:)?//[^"]+"')
+    for page in _built_pages(html):
+        text = page.read_text(encoding="utf-8")
+        found = [tag for tag in remote.findall(text) if "canonical" not in tag]
+        assert found == [], f"{page.relative_to(html)}: {found}"
+        assert "require.js" not in text and "@jupyter-widgets" not in text, page.name
+
+
+def test_every_page_names_a_favicon_that_exists(site):
+    # headless Chromium asks for no favicon, so a missing one would never show as a 404
+    html, _ = site
+    icon = re.compile(r'<link rel="icon" href="([^"]+)"')
+    for page in _built_pages(html):
+        if page.name == "index.html" and page.parent == html:
+            continue  # the redirect to the root page
+        found = icon.findall(page.read_text(encoding="utf-8"))
+        assert found, f"{page.relative_to(html)} names no favicon"
+        assert (page.parent / found[0]).is_file(), f"{page.relative_to(html)}: {found[0]}"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_page_weighs_at_most_3_mb_with_its_images(report):
+    page, seen = report
+    assert seen["weight"]["page"] <= PAGE_BUDGET, f"{page}: {seen['weight']}"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_maths_renders(report):
+    page, seen = report
+    maths = seen["maths"]
+    assert maths["rendered"] == maths["count"], f"{page}: {maths}"
+    assert maths["errors"] == 0 and not maths["raw_dollars"], f"{page}: {maths}"
+    if maths["count"]:
+        assert maths["mathjax"], f"{page}: MathJax did not load"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_page_fits_a_phone(report):
+    page, seen = report
+    # scrolling sideways inside a wide table or code block is fine; the page itself is not
+    assert seen["overflow"]["phone"] <= 1, f"{page} is {seen['overflow']['phone']}px too wide"
+    for label in WIDTHS:
+        assert (SCREENSHOTS / f"{page.replace('/', '__')}-{label}.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_chapter_launch_and_download_buttons(report, site):
+    page, seen = report
+    notebook = f"{page}.ipynb"
+    hrefs = [link["href"] for link in seen["launch"]]
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    binder = config["launch_buttons"]["binderhub_url"]
+    colab = config["launch_buttons"]["colab_url"]
+    assert any(h.startswith(binder) and h.endswith(notebook) for h in hrefs), hrefs
+    assert any(h.startswith(colab) and h.endswith(notebook) for h in hrefs), hrefs
+    downloads = [h for h in hrefs if h.endswith(f"_sources/{notebook}")]
+    assert downloads, hrefs
+    html, _ = site
+    downloaded = json.loads((html / "_sources" / notebook).read_text())
+    assert downloaded["cells"] == json.loads((ROOT / notebook).read_text())["cells"]
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_chapter_says_how_to_run_it(report):
+    page, seen = report
+    note = seen["run_note"]
+    assert note is not None, f"{page} has no 'Run this chapter' note"
+    assert f"papermill {page}.ipynb" in note and "Binder" in note and "Colab" in note, note
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_chapter_animations_play_without_a_kernel(report):
+    page, seen = report
+    assert seen["animations"], f"{page} has no kernel-free animation or scrubber"
+    for animation in seen["animations"]:
+        assert animation["played"] and animation["frame_moved"], f"{page}: Play: {animation}"
+        assert animation["slider_moved"], f"{page}: slider: {animation}"
+

@@ -39,7 +39,9 @@ outputs: $(STAMP)
 	$(BIN)/python scripts/regenerate.py $(CHAPTER)
 
 bench: $(STAMP)
+	bash scripts/vendor_assets.sh
 	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/book_weight.py
 
 clean:
 	rm -rf _build

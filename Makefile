@@ -30,7 +30,7 @@ book: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
+	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
 		--nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
 		tests chapters
 

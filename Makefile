@@ -31,7 +31,7 @@ test: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
 	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
-		--nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
+		--nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/sanitize.cfg \
 		tests chapters
 
 # Regenerate the stored outputs on purpose (all chapters, or CHAPTER=chapters/x.ipynb).

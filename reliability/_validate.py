@@ -81,3 +81,24 @@ def probability_array(name: str, values) -> np.ndarray:
     if np.any(np.isnan(array)) or np.any((array < 0) | (array > 1)):
         raise ValueError(f"{name} must hold probabilities in [0, 1], got {values!r}")
     return array
+
+
+def generator(seed) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a whole-number seed >= 0, or the generator itself.
+
+    Every seeded function in the package takes its ``seed`` through here, so an int and a
+    Generator are accepted everywhere and a bad seed is refused with the same message.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(whole("seed", seed, minimum=0))
+
+
+def seed_integer(seed) -> int:
+    """A whole-number seed >= 0; a Generator is turned into one by a single draw.
+
+    For code that derives many paired streams from one seed (``SeedSequence([seed, i])``).
+    """
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2**63))
+    return whole("seed", seed, minimum=0)

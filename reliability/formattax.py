@@ -52,12 +52,6 @@ REGIMES = ("free", "prompt", "constrained", "two_turn")
 ORDERS = ("reasoning_first", "answer_first")
 
 
-def _rng(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(_validate.whole("seed", seed, minimum=0))
-
-
 @dataclass(frozen=True)
 class Regime:
     """One way of asking for structure: compliance ``c`` and accuracy ``a``."""
@@ -130,7 +124,7 @@ class Generator:
         """
         regime = self.regime(name)
         runs = _validate.whole("runs", runs, minimum=1)
-        rng = _rng(seed)
+        rng = _validate.generator(seed)
         if name == "two_turn":
             # A wrong first answer stays wrong: the reformatting turn copies, it does not solve.
             solved = rng.random(runs) < self.free_accuracy
@@ -271,7 +265,7 @@ class FieldOrderToy:
         if order not in ORDERS:
             raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
         runs = _validate.whole("runs", runs, minimum=1)
-        rng = _rng(seed)
+        rng = _validate.generator(seed)
         numbers = rng.integers(0, 10, size=(runs, self.digits))
         truth = numbers.sum(axis=1) % 10
 

@@ -13,7 +13,7 @@ import re
 import matplotlib as mpl
 import numpy as np
 
-__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html", "scrubber"]
+__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html", "scrubber", "percent_axis"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -53,6 +53,13 @@ def setup() -> None:
         set_matplotlib_formats("png", metadata={"Software": None})
     except Exception:  # no IPython shell (plain python): the rcParams above still apply
         pass
+
+
+def percent_axis(axis) -> None:
+    """Label an axis (``ax.xaxis`` or ``ax.yaxis``) holding shares as whole percentages."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
 def _plain(value):

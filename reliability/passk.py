@@ -41,12 +41,6 @@ __all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bou
            "published_table"]
 
 
-def _rng(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(_validate.whole("seed", seed, minimum=0))
-
-
 # --- curves from a matrix of outcomes ---------------------------------------------------
 
 @dataclass(frozen=True)
@@ -106,7 +100,7 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     matrix = _outcome_matrix(outcomes)
     confidence = _validate.confidence(confidence)
     resamples = _validate.whole("resamples", resamples, minimum=1)
-    rng = _rng(seed)
+    rng = _validate.generator(seed)
     tasks, trials = matrix.shape
     successes = matrix.sum(axis=1)
     ks = np.arange(1, trials + 1)
@@ -229,7 +223,7 @@ class TaskMix:
     def sample(self, tasks: int, seed=0) -> np.ndarray:
         """Per-task success chances for ``tasks`` tasks drawn from the mix (seeded)."""
         tasks = _validate.whole("tasks", tasks, minimum=1)
-        rng = _rng(seed)
+        rng = _validate.generator(seed)
         w, m, s = self._arrays()
         component = rng.choice(w.size, size=tasks, p=w)
         finite = np.isfinite(s)
@@ -244,7 +238,7 @@ class TaskMix:
         then each trial succeeds independently with that ``p``. Never uses the closed forms."""
         tasks = _validate.whole("tasks", tasks, minimum=1)
         trials = _validate.whole("trials", trials, minimum=1)
-        rng = _rng(seed)
+        rng = _validate.generator(seed)
         p = self.sample(tasks, rng)
         return rng.random((tasks, trials)) < p[:, None]
 

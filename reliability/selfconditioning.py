@@ -171,7 +171,7 @@ class SelfConditioning:
         """
         steps = _validate.whole("steps", steps, minimum=1)
         runs = _validate.whole("runs", runs, minimum=1)
-        rng = np.random.default_rng(seed)
+        rng = _validate.generator(seed)
         if history is None or clear_history:
             past = np.zeros((runs, 0), dtype=bool)
         else:

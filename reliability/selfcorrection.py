@@ -245,7 +245,7 @@ def simulate_loop(revision: Revision, initial: float, rounds: int, *, questions:
     p0 = _validate.probability("initial", initial)
     k = _validate.whole("rounds", rounds, minimum=0)
     n = _validate.whole("questions", questions, minimum=1)
-    rng = np.random.default_rng(seed)
+    rng = _validate.generator(seed)
     right = rng.random(n) < p0
     open_ = np.ones(n, dtype=bool)
     counts = [int(right.sum())]

@@ -208,8 +208,7 @@ class Workflow:
         """
         runs = _validate.whole("runs", runs, minimum=1)
         log_runs = _validate.whole("log_runs", log_runs, minimum=0, maximum=runs)
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
-            _validate.whole("seed", seed, minimum=0))
+        rng = _validate.generator(seed)
         # Chunking bounds memory for large runs while keeping the stream fixed per seed.
         chunk = max(1, 4_000_000 // (self.steps * self.attempts))
         parts = [self._simulate_chunk(rng, min(chunk, runs - start),

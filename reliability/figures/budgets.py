@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
 
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 
 #: MAST modes a hard limit with an explicit stop condition addresses, and the verification
 #: layer's modes (the lesson's grouping).
@@ -15,8 +15,6 @@ LIMIT_MODES = ("FM-1.3", "FM-1.5")
 VERIFICATION_MODES = ("FM-3.1", "FM-3.2", "FM-3.3")
 
 
-def _percent_axis(axis):
-    axis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
 
 
 def plot_mast(modes, *, title: str):
@@ -31,7 +29,7 @@ def plot_mast(modes, *, title: str):
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.barh(np.arange(len(names)), shares[order], color=[colours[i] for i in order])
     ax.set_yticks(np.arange(len(names)), [names[i] for i in order], fontsize=8)
-    _percent_axis(ax.xaxis)
+    percent_axis(ax.xaxis)
     ax.set(xlabel="share of all annotated failures (MAST, 1,642 traces)", title=title)
     ax.grid(axis="y", visible=False)
     ax.legend(handles=[Patch(color=PALETTE["vermillion"], label="a step limit and a stop rule"),
@@ -99,7 +97,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
                 ms=4, capsize=2, color=PALETTE["blue"], label="simulated, 95% Wilson interval")
     ax.axhline(stuck, ls="--", color=PALETTE["vermillion"], label="stuck tasks (the floor)")
     ax.axvline(chosen, ls=":", color=PALETTE["black"], label=f"the bank bot's limit, {chosen}")
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     ax.set(xlabel="step limit L (steps per task)", ylabel="share of tasks that hit the limit",
            ylim=(0, None), title=title)
     ax.legend(fontsize=9)
@@ -123,7 +121,7 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     ax.axvline(limit + 0.5, color=PALETTE["black"], ls=":")
     ax.set_xticks(list(range(0, longest + 1, 5)) + [longest + 3],
                   [str(s) for s in range(0, longest, 5)] + [f"{longest}+", "stuck"])
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     top = max(0.2, 1.1 * max(counts.max(), stuck_share))
     ax.set_yticks(np.arange(0, top + 1e-9, 0.05))
     ax.set(xlabel="steps a task needs", ylabel="share of tasks", ylim=(0, top),

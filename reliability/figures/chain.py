@@ -10,7 +10,7 @@ from matplotlib.animation import FuncAnimation
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
-from ..notebook import OUTCOME_COLOURS, PALETTE
+from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 
 
@@ -40,7 +40,7 @@ def plot_decay(table, *, title: str):
                     label=f"{label}: simulated, 95% interval")
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
            ylim=(0, 1.02), title=title)
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9)
     fig.tight_layout()
     return fig

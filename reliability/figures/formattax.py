@@ -9,9 +9,8 @@ import numpy as np
 from matplotlib.patches import Patch
 
 from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 
-_PERCENT = plt.FuncFormatter(lambda y, _: f"{y:.0%}")
 
 REGIME_LABELS = {"free": "free text,\nthen parse", "prompt": "format asked\nin the prompt",
                  "constrained": "constrained\ndecoding", "two_turn": "solve free,\nreformat after"}
@@ -37,7 +36,7 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
     content.bar_label(bars, labels=[f"{v:.1%}" for v in (accuracy_free, accuracy_constrained)])
     content.set(title="Content: accuracy")
     for ax in (form, content):
-        ax.yaxis.set_major_formatter(_PERCENT)
+        percent_axis(ax.yaxis)
         ax.set_ylim(0, 1.08)
     form.patches[0].set_hatch("//")
     content.patches[1].set_hatch("//")
@@ -178,7 +177,7 @@ def draw_regimes(fig, table, *, title: str):
                 label="closed form" if j == 0 else None)
     ax.set_xticks(x, [REGIME_LABELS[r] for r in REGIMES])
     ax.set(ylabel="share of replies (%)", ylim=(0, 1.05), title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     fig.tight_layout()
     return ax
@@ -219,7 +218,7 @@ def plot_order(table, *, title: str):
                     label=f"{labels[order]}: simulated, 95% interval")
     ax.set(xlabel="digits to add (problem size)", ylabel="answer field right (%)",
            ylim=(0, 1.05), title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9)
     fig.tight_layout()
     return fig

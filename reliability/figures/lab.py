@@ -8,10 +8,9 @@ import numpy as np
 
 from ..lab.arms import FAILURE_CLASSES
 from ..lab.guardrails import GUARDRAILS
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 
-_PERCENT = plt.FuncFormatter(lambda v, _: f"{v:.0%}")
 _ARM_COLOURS = {"baseline": PALETTE["grey"], "mismatched": PALETTE["orange"],
                 "matched": PALETTE["blue"]}
 _CLASS_COLOURS = {"success": PALETTE["green"], "fixed": PALETTE["sky"],
@@ -65,7 +64,7 @@ def plot_ladder(rows, *, title: str):
     ax.invert_yaxis()
     ax.set(xlim=(0, 1), xlabel="share of runs graded PASS by the oracle (95% Wilson interval)",
            title=title)
-    ax.xaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.xaxis)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=9)
     ax.grid(axis="y", visible=False)
     fig.tight_layout()
@@ -102,7 +101,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     ax.set_yticks(range(len(arms)), list(arms))
     ax.invert_yaxis()
     ax.set(xlim=(0, 1), xlabel="share of runs", title=title)
-    ax.xaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.xaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), loc="upper center", bbox_to_anchor=(0.5, -0.22),
@@ -129,7 +128,7 @@ def plot_capability(ladder: dict, *, title: str):
                         capsize=3, lw=1)
     ax.set_xticks(range(len(ladder)), [f"{n} profile" for n in ladder])
     ax.set(ylim=(0, 1.05), ylabel="share of runs graded PASS (95% Wilson)", title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), loc="upper right", fontsize=9)
@@ -175,8 +174,8 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05), xlabel="injected transient fault rate per call",
            ylabel="share of runs graded PASS",
            title=f"fault rate {rate:.0%}: error recovery adds {100 * gap:+.0f} points to the pass rate")
-    ax.yaxis.set_major_formatter(_PERCENT)
-    ax.xaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
+    percent_axis(ax.xaxis)
     ax.legend(loc="lower left", fontsize=9)
     fig.tight_layout()
 
@@ -191,7 +190,7 @@ def plot_dashboard(dash, *, title: str):
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label="pass^1 to the k")
     ax.set(xlabel="k (runs that must all succeed)", ylabel="share of cases", ylim=(0, 1),
            title=f"pass^k over {dash.cases} cases x {dash.runs_per_case} runs")
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8)
     for ax, (count, total, label, what) in zip(
             (axes[0, 1], axes[1, 0]),
@@ -205,7 +204,7 @@ def plot_dashboard(dash, *, title: str):
         ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=f"share of {what}",
                title=f"{label}: {count} of {total}")
         ax.set_xticks([])
-        ax.yaxis.set_major_formatter(_PERCENT)
+        percent_axis(ax.yaxis)
     ax = axes[1, 1]
     counts = [dash.fired[g] for g in GUARDRAILS]
     ax.barh(range(len(GUARDRAILS)), counts, color=PALETTE["sky"])

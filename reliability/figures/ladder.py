@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..harness.ladder import RUNGS
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 
 _GROUPS = (("primary (incl. retry)", (0, 1), PALETTE["blue"]),
            ("other provider", (2,), PALETTE["green"]),
@@ -46,7 +46,7 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
         ax.set(ylabel="share of requests", ylim=(0, 1), xlim=(start, end - width),
                title=f"{label}: {report.waiting_hours:,.1f} worker-hours waiting, "
                      f"{report.primary_calls:,} calls to the primary")
-        ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+        percent_axis(ax.yaxis)
     axes[1].set_xlabel("hour of the day (shaded: the primary is down)")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
@@ -95,7 +95,7 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
                     color=PALETTE["vermillion"])
     ax.set(xlabel="day", ylabel="share of the day's requests",
            title="The rules rung quietly takes a growing share; the error rate stays flat")
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     return fig
@@ -110,6 +110,6 @@ def plot_routellm(classes, shares, *, title: str):
                     va="bottom", fontsize=9)
     ax.set(ylabel="requests sent to the strong model", ylim=(0, 0.5), title=title)
     ax.set_xlabel("task class (benchmark)")
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    percent_axis(ax.yaxis)
     fig.tight_layout()
     return fig

@@ -6,11 +6,10 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 
 _MIX_COLOURS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["purple"])
-_PERCENT = plt.FuncFormatter(lambda y, _: f"{y:.0%}")
 
 
 def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: str = ""):
@@ -35,7 +34,7 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
         title = f"k = {k}\n" + ";  ".join(parts)
     ax.set(xlabel="k (trials of the same task)", ylabel="share of tasks", ylim=(0, 1.02),
            xticks=ks, title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8, ncol=2, loc="center right")
     fig.tight_layout()
     return ax
@@ -65,7 +64,7 @@ def plot_curves(result, mix=None, *, title: str):
             ax.plot(k, closed, "-", lw=1, color=colour, label=f"{name}, closed form")
     ax.set(xlabel=f"k (of {result.trials} trials per task)",
            ylabel=f"share of the {result.tasks} tasks", ylim=(0, 1.02), xticks=k, title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -94,7 +93,7 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
             ax.plot(kmax + 0.35, row["headline"], "D", color=PALETTE["green"],
                     label=f"paper's headline pass^{kmax}")
         ax.set(xlabel="k", title=row["label"], xticks=ks, ylim=(0, 1))
-        ax.yaxis.set_major_formatter(_PERCENT)
+        percent_axis(ax.yaxis)
     axes[0][0].set_ylabel("pass^k (share of tasks)")
     handles, labels = [], []
     for ax in axes[0]:
@@ -132,7 +131,7 @@ def plot_wilson(table, *, title: str):
     ax.set_xscale("log")
     ax.set(xlabel="test cases behind the score (log scale)", ylabel="score", ylim=(0, 1.05),
            title=title)
-    ax.yaxis.set_major_formatter(_PERCENT)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9, loc="lower right")
     fig.tight_layout()
     return fig

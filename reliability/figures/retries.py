@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
 from .chain import plot_decay
@@ -28,9 +28,6 @@ from .chain import plot_decay
 __all__ = ["ceiling", "attempt_cost", "sweep", "plot_attempts", "plot_steps",
            "draw_attempts_frame"]
 
-
-def _percent(ax):
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
 
 
 def ceiling(workflow: Workflow) -> float:
@@ -113,7 +110,7 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
                  label=f"ceiling with unlimited attempts ({ceiling_value:.1%})")
     left.set(xlabel="attempts per step A", ylabel="share of runs that succeed",
              ylim=(0, 1.02))
-    _percent(left)
+    percent_axis(left.yaxis)
     left.legend(fontsize=8, loc="lower right")
     right.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
                label="closed form")
@@ -163,6 +160,6 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
     ten = replace(wf, steps=10).success()
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
            title=f"A = {attempts} attempts per step: ten steps succeed {ten:.1%}")
-    _percent(ax)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 from ..selfconditioning import SelfConditioning
 from ..selfcorrection import ORACLE, Arbiter, Revision, loop_accuracy, simulate_loop
 
@@ -76,7 +76,7 @@ def plot_rounds(frame: dict, *, title: str, ax=None):
         ax.errorbar(t["round"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.set(xlabel="rounds of revision", ylabel="share of answers right", title=title)
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9, title="dots: simulated, 95% interval", title_fontsize=8)
     fig.tight_layout()
     return fig
@@ -98,7 +98,7 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
     ax.set(xlabel="rounds of revision", ylabel="share of answers right (closed form)",
            ylim=(min(0.6, initial - 0.1), 1.0),
            title=f"Recall {recall:.0%}: {final:.1%} right after {rounds} rounds")
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9, loc="lower right")
     fig.tight_layout()
 
@@ -130,7 +130,7 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
         ax.axhline(t["floor"], color=colour, ls="--", lw=1)
     ax.set(xlabel="step of the trajectory", ylabel="share of runs whose step is right",
            title=title)
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _: f"{y:.0%}"))
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=9, title="dots: simulated, 95% interval; dashed: long-run level",
               title_fontsize=8)
     fig.tight_layout()

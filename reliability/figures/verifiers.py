@@ -14,9 +14,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
-from ..notebook import PALETTE
+from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
-from .retries import _percent, sweep
+from .retries import sweep
 
 __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
            "plot_tradeoff_lines", "draw_recall_frame"]
@@ -129,7 +129,7 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     right.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
                   label="no verifier")
     left.set(xlabel="false rejection f", ylabel="share of runs that succeed", ylim=(0, 1.02))
-    _percent(left)
+    percent_axis(left.yaxis)
     right.set(xlabel="false rejection f", ylabel="attempts per run (mean)")
     left.legend(fontsize=8, loc="lower left")
     right.legend(fontsize=8, loc="upper left")
@@ -159,6 +159,6 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
     ten, thirty = replace(wf, steps=10).success(), replace(wf, steps=30).success()
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
            title=f"Recall d = {recall:.1f}: ten steps succeed {ten:.1%}, thirty {thirty:.1%}")
-    _percent(ax)
+    percent_axis(ax.yaxis)
     ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()

@@ -303,7 +303,7 @@ def flaky_call(error: float, seed, *, exception=ConnectionError):
     call, independently, from its own seeded generator; otherwise it returns ``"ok"``.
     Same seed, same sequence of failures."""
     error = _validate.probability("error", error)
-    rng = _rng(seed)
+    rng = _validate.generator(seed)
 
     def call(*_args, **_kwargs):
         if rng.random() < error:
@@ -372,17 +372,11 @@ class TaskMix:
     def simulate(self, runs: int, seed) -> LengthSample:
         """``runs`` seeded tasks (``seed`` an int >= 0 or a ``numpy.random.Generator``)."""
         runs = _validate.whole("runs", runs, minimum=1)
-        rng = _rng(seed)
+        rng = _validate.generator(seed)
         stuck = rng.random(runs) < self.stuck
         needed = np.ceil(rng.lognormal(math.log(self.median), self.spread, runs))
         lengths = np.where(stuck, 0, np.maximum(needed, 1)).astype(np.int64)
         return LengthSample(lengths=lengths, stuck=stuck)
-
-
-def _rng(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(_validate.whole("seed", seed, minimum=0))
 
 
 def _plain(value):

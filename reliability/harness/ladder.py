@@ -157,7 +157,7 @@ class Descent:
 
 
 def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=RUNGS,
-            seed=None) -> Descent:
+            seed=0) -> Descent:
     """Walk one request down ``rungs`` until one answers.
 
     ``observe(rung_index, attempt)`` returns the :class:`Observation` of one attempt.
@@ -168,7 +168,7 @@ def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=R
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a Policy, got {policy!r}")
     if jitter is None:
-        jitter = np.random.default_rng(seed).random(policy.retries)
+        jitter = _validate.generator(seed).random(policy.retries)
     delays = backoff_delays(policy, np.asarray(jitter, dtype=float)[:policy.retries])
     elapsed = waited = 0.0
     calls, retries_used, passed = 0, 0, []

@@ -283,7 +283,7 @@ def simulate_day(scenario: Scenario = Scenario(), policy: Policy = Policy(), *,
         raise ValueError(f"turns must be a number in [1, 1000], got {turns!r}")
     if len(providers) != len(_MODEL_RUNGS):
         raise ValueError(f"providers must hold {len(_MODEL_RUNGS)} Provider, got {providers!r}")
-    rng = np.random.default_rng(seed)
+    rng = _validate.generator(seed)
     time = _arrivals(conversations, float(turns), rng)
     n = time.size
     hours = time / 3600.0

@@ -216,9 +216,7 @@ def episode_streams(seed, index: int) -> tuple[np.random.Generator, np.random.Ge
     Derived from ``(seed, index)`` alone, so run ``index`` of every arm faces the same
     faults and starts from the same behaviour draws: the arms are paired.
     """
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**63))
-    seed = _validate.whole("seed", seed, minimum=0)
+    seed = _validate.seed_integer(seed)
     behaviour, faults = np.random.SeedSequence([seed, int(index)]).spawn(2)
     return np.random.default_rng(behaviour), np.random.default_rng(faults)
 

@@ -131,8 +131,7 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
         raise ValueError(f"scenario must be a Scenario, got {scenario!r}")
     runs = _validate.whole("runs", runs, minimum=1)
     keep = _validate.whole("keep", keep, minimum=0)
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**63))
+    seed = _validate.seed_integer(seed)
     fired, classes, endings = Counter(), Counter(), Counter()
     outcomes = np.zeros(runs, dtype=bool)
     answers = rejected = 0
@@ -156,8 +155,7 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
 
 def ablation(scenario: Scenario, arms: dict, *, runs: int = 200, seed=0) -> dict:
     """Every arm in ``arms`` (label -> Guardrails) over the same ``runs`` seeds."""
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**63))
+    seed = _validate.seed_integer(seed)
     return {label: run_arm(scenario, g, runs=runs, seed=seed, label=label)
             for label, g in arms.items()}
 
@@ -262,8 +260,7 @@ def measure_own(scenario: Scenario, guardrails: Guardrails, *, cases: int = 50,
     guardrail firings."""
     cases = _validate.whole("cases", cases, minimum=1)
     runs_per_case = _validate.whole("runs_per_case", runs_per_case, minimum=1)
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**63))
+    seed = _validate.seed_integer(seed)
     tasks = make_cases(cases, seed)
     per_case = np.zeros(cases, dtype=int)
     fired = Counter()

@@ -112,7 +112,7 @@ def make_cases(cases: int, seed=0) -> tuple[Task, ...]:
     whole-dollar rates in [5, 40], one of them the order's.
     """
     cases = _validate.whole("cases", cases, minimum=1)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = _validate.generator(seed)
     totals = rng.integers(40, 301, size=cases)
     zone_index = rng.integers(0, 3, size=cases)
     tasks = []

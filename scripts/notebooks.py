@@ -51,6 +51,7 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         for key in VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
         if cell.cell_type == "code":
+            cell.outputs = _merged_streams(cell.outputs)
             for output in cell.get("outputs", []):
                 output.get("metadata", {}).pop("papermill", None)
                 # A widget view names a fresh random model id every run and cannot render
@@ -59,6 +60,21 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     nb.metadata.get("kernelspec", {}).update(
         {"name": "python3", "display_name": "Python 3", "language": "python"})
     return nb
+
+
+def _merged_streams(outputs):
+    """Join consecutive prints to the same stream: how the kernel chunks them depends on
+    timing, so the stored notebook would otherwise differ between identical runs."""
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream"
+                and previous.get("name") == output.get("name")):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
 
 
 def text_outputs(nb: nbformat.NotebookNode) -> list[str]:

@@ -74,15 +74,25 @@ def _plain(value):
     return value
 
 
+#: The MIME prefix of a value glued without display (myst-nb's ``GLUE_PREFIX``).
+_GLUE_PREFIX = "application/papermill.record/"
+
+
 def glue_values(**values) -> None:
     """Glue each keyword as a number the prose can cite with ``{glue:text}`name:.1%```.
 
-    Values are stored silently (nothing is shown under the cell).
+    Values are stored silently (nothing is shown under the cell), in the form myst-nb's
+    ``glue(name, value, display=False)`` writes, so the book finds them; written here so a
+    student's kernel (Binder, Colab) needs no book-building tools to run a chapter.
     """
-    from myst_nb import glue
+    from IPython.core.formatters import format_display_data
+    from IPython.display import display
 
     for name, value in values.items():
-        glue(name, _plain(value), display=False)
+        bundle, metadata = format_display_data(_plain(value))
+        metadata["scrapbook"] = {"name": name, "mime_prefix": _GLUE_PREFIX}
+        display({_GLUE_PREFIX + mime: data for mime, data in bundle.items()}, raw=True,
+                metadata=metadata)
 
 
 def animation_html(animation, *, name: str) -> str:

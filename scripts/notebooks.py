@@ -6,6 +6,7 @@ tests (which execute into a temporary folder and never touch the committed noteb
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -32,6 +33,18 @@ def declared_parameters(path: Path) -> dict:
     (``metadata.reliability.test_parameters``)."""
     nb = json.loads(path.read_text())
     return nb["metadata"].get("reliability", {}).get("test_parameters", {})
+
+
+def parameter_defaults(path: Path) -> dict:
+    """The names and default values assigned in a chapter's cell tagged ``parameters``."""
+    nb = json.loads(Path(path).read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and "parameters" in cell["metadata"].get("tags", []):
+            tree = ast.parse("".join(cell["source"]))
+            return {target.id: ast.literal_eval(node.value) for node in tree.body
+                    if isinstance(node, ast.Assign) for target in node.targets
+                    if isinstance(target, ast.Name)}
+    raise ValueError(f"{Path(path).name} has no code cell tagged 'parameters'")
 
 
 def execute(path: Path, output: Path, parameters: dict | None = None, *,

@@ -1,0 +1,193 @@
+"""Every chapter's parameters and the values they accept, checked in one place.
+
+A chapter's first code cell (tagged ``parameters``) holds its defaults; the cell after it
+calls :func:`check_parameters`, so a bad value passed by papermill, by ``scripts/rerun.py``
+or typed by a reader stops the chapter at once with a message naming the chapter's own
+parameter and its allowed range, instead of a ``ZeroDivisionError`` twenty cells later:
+
+>>> check_parameters("01_chain_decay", error=1.5, silent=0.03, runs=2000, seed=1)
+Traceback (most recent call last):
+...
+ValueError: chapter 01_chain_decay: error must be a number in [0, 1], got 1.5
+
+Every value inside a range runs: the tests execute each chapter at the extremes that
+:func:`extreme_cases` lists, and check that together they reach both ends of every range.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+__all__ = ["Number", "Rule", "ChapterParameters", "CHAPTERS", "check_parameters",
+           "extreme_cases", "allowed"]
+
+
+@dataclass(frozen=True)
+class Number:
+    """A parameter that accepts any number in ``[low, high]`` (whole numbers only when
+    ``whole``)."""
+
+    low: float
+    high: float
+    whole: bool = False
+
+    def describe(self) -> str:
+        kind = "a whole number" if self.whole else "a number"
+        return f"{kind} in [{_show(self.low)}, {_show(self.high)}]"
+
+    def accepts(self, value) -> bool:
+        if not isinstance(value, numbers.Real) or isinstance(value, bool):
+            return False
+        if not math.isfinite(float(value)) or not self.low <= float(value) <= self.high:
+            return False
+        return not self.whole or float(value).is_integer()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A condition that joins several parameters, such as ``error + silent <= 1``.
+
+    ``holds`` receives the named parameters as keywords; ``says`` is the sentence shown
+    when it does not hold.
+    """
+
+    names: tuple[str, ...]
+    holds: Callable[..., bool]
+    says: str
+
+
+@dataclass(frozen=True)
+class ChapterParameters:
+    """The ranges of one chapter's parameters, the rules that join them, and the extreme
+    combinations the tests run (by default: every parameter at its low end, then every
+    parameter at its high end)."""
+
+    ranges: Mapping[str, Number]
+    rules: tuple[Rule, ...] = ()
+    cases: tuple[Mapping[str, float], ...] = field(default=())
+
+
+def _show(value) -> str:
+    return f"{value:,}".replace(",", "_") if isinstance(value, int) and value >= 10_000 \
+        else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+PROBABILITY = Number(0.0, 1.0)
+SEED = Number(0, 2**32 - 1, whole=True)
+VISIBLE_PLUS_SILENT = Rule(("error", "silent"), lambda error, silent: error + silent <= 1,
+                           "error + silent must be at most 1 (they are shares of one attempt)")
+
+CHAPTERS: dict[str, ChapterParameters] = {
+    "01_chain_decay": ChapterParameters(
+        ranges={"error": PROBABILITY, "silent": PROBABILITY,
+                "runs": Number(1, 20_000, whole=True), "seed": SEED},
+        rules=(VISIBLE_PLUS_SILENT,),
+        cases=({"error": 0.0, "silent": 0.0, "runs": 1, "seed": 0},
+               {"error": 1.0, "silent": 0.0, "runs": 20_000, "seed": 2**32 - 1},
+               {"error": 0.0, "silent": 1.0})),
+
+    "02_retries": ChapterParameters(
+        ranges={"error": PROBABILITY, "silent": PROBABILITY,
+                "attempts": Number(1, 20, whole=True), "steps": Number(1, 200, whole=True),
+                "runs": Number(1, 20_000, whole=True), "seed": SEED},
+        rules=(VISIBLE_PLUS_SILENT,),
+        cases=({"error": 0.0, "silent": 0.0, "attempts": 1, "steps": 1, "runs": 1,
+                "seed": 0},
+               {"error": 1.0, "silent": 0.0, "attempts": 20, "steps": 200,
+                "runs": 20_000, "seed": 2**32 - 1},
+               {"error": 0.0, "silent": 1.0})),
+
+    "03_verifiers": ChapterParameters(
+        ranges={"error": PROBABILITY, "silent": PROBABILITY,
+                "attempts": Number(1, 20, whole=True), "recall": PROBABILITY,
+                "false_reject": PROBABILITY, "runs": Number(1, 20_000, whole=True),
+                "seed": SEED},
+        rules=(VISIBLE_PLUS_SILENT,),
+        cases=({"error": 0.0, "silent": 0.0, "attempts": 1, "recall": 0.0,
+                "false_reject": 0.0, "runs": 1, "seed": 0},
+               {"error": 1.0, "silent": 0.0, "attempts": 20, "recall": 1.0,
+                "false_reject": 1.0, "runs": 20_000, "seed": 2**32 - 1},
+               {"error": 0.0, "silent": 1.0})),
+
+    "04_pass_k": ChapterParameters(
+        ranges={"tasks": Number(1, 1_000, whole=True), "trials": Number(1, 50, whole=True),
+                "alike": Number(0.1, 1_000.0), "split": Number(0.1, 1_000.0),
+                "wanted_width": Number(0.01, 0.99), "score": PROBABILITY,
+                "conversations_per_day": Number(1, 1_000_000, whole=True),
+                "turns": Number(1, 200, whole=True), "bad_turn_share": PROBABILITY,
+                "resamples": Number(1, 20_000, whole=True), "seed": SEED}),
+
+    "05_self_correction": ChapterParameters(
+        ranges={"recall": PROBABILITY, "false_reject": PROBABILITY,
+                "rounds": Number(1, 50, whole=True),
+                "questions": Number(1, 100_000, whole=True), "gain": PROBABILITY,
+                "window": Number(1, 1_000, whole=True), "seed": SEED}),
+
+    "06_format_tax": ChapterParameters(
+        ranges={"runs": Number(1, 100_000, whole=True), "parse_rate": PROBABILITY,
+                "reformat_fidelity": PROBABILITY, "step_error": PROBABILITY,
+                "seed": SEED}),
+
+    "07_budgets_and_loops": ChapterParameters(
+        ranges={"step_limit": Number(1, 200, whole=True),
+                "median_steps": Number(1.0, 100.0), "spread": Number(0.0, 3.0),
+                "stuck": PROBABILITY, "runs": Number(1, 100_000, whole=True),
+                "flaky_error": PROBABILITY, "attempts": Number(1, 20, whole=True),
+                "seed": SEED}),
+
+    "08_degradation_ladder": ChapterParameters(
+        ranges={"outage_hours": Number(0.0, 24.0), "reset_timeout": Number(1.0, 3_600.0),
+                "failure_threshold": Number(1, 1_000, whole=True),
+                "conversations": Number(1, 100_000, whole=True), "seed": SEED}),
+
+    "09_ablation_lab": ChapterParameters(
+        ranges={"runs": Number(1, 2_000, whole=True), "fault_rate": PROBABILITY,
+                "max_turns": Number(1, 50, whole=True), "seed": SEED}),
+}
+
+
+def _spec(chapter: str) -> ChapterParameters:
+    if chapter not in CHAPTERS:
+        raise ValueError(f"chapter must be one of {sorted(CHAPTERS)}, got {chapter!r}")
+    return CHAPTERS[chapter]
+
+
+def allowed(chapter: str) -> dict[str, str]:
+    """Each parameter of ``chapter`` with the values it accepts, in words."""
+    return {name: number.describe() for name, number in _spec(chapter).ranges.items()}
+
+
+def check_parameters(chapter: str, **values) -> None:
+    """Refuse a parameter of ``chapter`` outside its range, an unknown or a missing one,
+    or a combination that breaks one of the chapter's rules, with a ``ValueError`` that
+    names the parameter and what it accepts."""
+    spec = _spec(chapter)
+    unknown = sorted(set(values) - set(spec.ranges))
+    if unknown:
+        raise ValueError(f"chapter {chapter} has no parameter {', '.join(unknown)}; "
+                         f"its parameters are {', '.join(spec.ranges)}")
+    missing = [name for name in spec.ranges if name not in values]
+    if missing:
+        raise ValueError(f"chapter {chapter}: check every parameter; missing "
+                         f"{', '.join(missing)}")
+    for name, number in spec.ranges.items():
+        if not number.accepts(values[name]):
+            raise ValueError(f"chapter {chapter}: {name} must be {number.describe()}, "
+                             f"got {values[name]!r}")
+    for rule in spec.rules:
+        if not rule.holds(**{name: values[name] for name in rule.names}):
+            shown = ", ".join(f"{name}={values[name]!r}" for name in rule.names)
+            raise ValueError(f"chapter {chapter}: {rule.says}, got {shown}")
+
+
+def extreme_cases(chapter: str) -> list[dict]:
+    """The parameter sets the tests run ``chapter`` with, so that every end of every range
+    is run at least once. Parameters a case leaves out keep the chapter's defaults."""
+    spec = _spec(chapter)
+    if spec.cases:
+        return [dict(case) for case in spec.cases]
+    return [{name: number.low for name, number in spec.ranges.items()},
+            {name: number.high for name, number in spec.ranges.items()}]

@@ -1,23 +1,35 @@
-"""Every chapter re-executes with papermill: once with its defaults, once with the
-changed parameters it declares, into a temporary folder (never over the stored copy)."""
+"""Every chapter's shape, and its parameters: checked up front, refused when bad, and run
+by papermill at both ends of every range (nbval runs the defaults against the stored
+outputs), into a temporary folder, never over the stored copy."""
 
 import json
+import subprocess
+import sys
 
 import pytest
+from papermill.exceptions import PapermillExecutionError
 
-from notebooks import chapters, declared_parameters, execute, text_outputs
+from notebooks import (ROOT, chapters, declared_parameters, execute, parameter_defaults,
+                       text_outputs)
+from reliability.parameters import CHAPTERS as SPECS
+from reliability.parameters import check_parameters, extreme_cases
 
 CHAPTERS = chapters()
+EXTREMES = [(path, i) for path in CHAPTERS for i in range(len(extreme_cases(path.stem)))]
 
 
 def _ids(paths):
     return [p.stem for p in paths]
 
 
+def _code(path):
+    return [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
 def test_chapter_shape(path):
     nb = json.loads(path.read_text())
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    code = _code(path)
     assert "parameters" in code[0]["metadata"].get("tags", []), \
         "the first code cell must be tagged 'parameters' so papermill can inject values"
     assert nb["cells"][0]["cell_type"] == "markdown" and \
@@ -37,11 +49,72 @@ def test_chapter_shape(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
-def test_chapter_runs_with_defaults_and_with_changed_parameters(path, tmp_path):
-    default = execute(path, tmp_path / f"default-{path.name}")
-    changed_parameters = declared_parameters(path)
-    changed = execute(path, tmp_path / f"changed-{path.name}", changed_parameters)
-    injected = [c for c in changed.cells if "injected-parameters" in c.metadata.get("tags", [])]
+def test_chapter_checks_its_parameters_right_after_them(path):
+    defaults = parameter_defaults(path)
+    assert path.stem in SPECS, f"add {path.stem} to reliability.parameters.CHAPTERS"
+    assert list(defaults) == list(SPECS[path.stem].ranges), \
+        "reliability.parameters must give a range to every parameter, in the cell's order"
+    check_parameters(path.stem, **defaults)
+    check_parameters(path.stem, **(defaults | declared_parameters(path)))
+    second = "".join(_code(path)[1]["source"])
+    call = f'check_parameters("{path.stem}", ' + ", ".join(f"{n}={n}" for n in defaults)
+    assert " ".join(call.split()) in " ".join(second.split()).replace("( ", "("), \
+        f"the cell after the parameters must call {call})"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_extreme_cases_reach_both_ends_of_every_range(path):
+    defaults = parameter_defaults(path)
+    cases = [defaults | case for case in extreme_cases(path.stem)]
+    for case in cases:
+        check_parameters(path.stem, **case)
+    for name, number in SPECS[path.stem].ranges.items():
+        reached = {case[name] for case in cases}
+        assert number.low in reached and number.high in reached, \
+            f"no extreme case runs {name} at {number.low} and at {number.high}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_chapters_read_data_through_the_package(path):
+    for cell in _code(path):
+        assert "../data" not in "".join(cell["source"]), \
+            "read tables with reliability.datasets.load, which works outside a clone too"
+
+
+@pytest.mark.parametrize(("path", "case"), EXTREMES,
+                         ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
+def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
+    parameters = extreme_cases(path.stem)[case]
+    ran = execute(path, tmp_path / path.name, parameters)
+    injected = [c for c in ran.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"
-    assert text_outputs(default) != text_outputs(changed), \
-        f"changing {changed_parameters} changed no output: is the parameter used?"
+    stored = __import__("nbformat").read(str(path), as_version=4)
+    assert text_outputs(ran) != text_outputs(stored), \
+        f"running with {parameters} changed no output: is every parameter used?"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_a_bad_parameter_stops_the_chapter_with_its_name_and_range(path, tmp_path):
+    name, number = next(iter(SPECS[path.stem].ranges.items()))
+    with pytest.raises(PapermillExecutionError) as raised:
+        execute(path, tmp_path / path.name, {name: number.high + 1})
+    message = str(raised.value)
+    assert "ValueError" in message and name in message and number.describe() in message
+
+
+def test_rerun_refuses_a_parameter_the_chapter_does_not_have(tmp_path):
+    chapter = CHAPTERS[0]
+    result = subprocess.run(
+        [sys.executable, "scripts/rerun.py", str(chapter), str(tmp_path / "out.ipynb"),
+         "-p", "eror", "0.2"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2 and "has no parameter eror" in result.stderr
+    assert not (tmp_path / "out.ipynb").exists(), "nothing runs when a name is wrong"
+
+
+def test_rerun_refuses_a_value_outside_its_range(tmp_path):
+    chapter = CHAPTERS[0]
+    name, number = next(iter(SPECS[chapter.stem].ranges.items()))
+    result = subprocess.run(
+        [sys.executable, "scripts/rerun.py", str(chapter), str(tmp_path / "out.ipynb"),
+         "-p", name, str(number.high + 1)], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2 and number.describe() in result.stderr

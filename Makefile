@@ -1,31 +1,42 @@
 # Two jobs, each from a fresh clone: `make book` builds the static site from the outputs
-# stored in the notebooks; `make test` runs every check. Both create .venv first.
+# stored in the notebooks; `make test` runs every check. Both create .venv first, from the
+# pinned development environment (requirements-dev.txt, which includes the runtime's pins).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt pyproject.toml | sha1sum | cut -c1-12)
+LAB := .venv-lab
+LAB_STAMP := $(LAB)/.installed-$(shell cat binder/requirements.txt pyproject.toml | sha1sum | cut -c1-12)
+# The pins are resolved for the Python that Binder runs (binder/runtime.txt).
+NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 
-.PHONY: book test outputs bench clean
+.PHONY: book test outputs notebooks lab pins bench clean python-version
 
-$(STAMP): requirements.txt pyproject.toml
+python-version:
+	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
+
+$(STAMP): requirements-dev.txt pyproject.toml
+	@$(MAKE) --no-print-directory python-version
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet -r requirements-dev.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
 venv: $(STAMP)
 
-# The main job: the book from stored outputs (nothing executes), into _build/html.
+# The main job: the book from stored outputs (nothing executes), into _build/html, with
+# the launch notebooks and their zip beside it.
 book: $(STAMP)
 	bash scripts/vendor_assets.sh
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "Open _build/html/index.html"
 
-# Every check: the package's tests, papermill re-runs of each chapter (defaults and a
-# changed parameter), nbval of each chapter against its stored outputs, and the book
-# built with warnings as errors, and every page of it opened in headless Chromium
+# Every check: the package's tests, each chapter re-run by papermill at the ends of its
+# parameter ranges, nbval of each chapter against its stored outputs, the launch
+# notebooks (up to date, and run in emulated Binder, Colab and pip environments), the
+# book built with warnings as errors, and every page of it opened in headless Chromium
 # (installed first where missing). Executed copies go to a temporary folder.
 test: $(STAMP)
 	bash scripts/ensure_browser.sh
@@ -34,9 +45,32 @@ test: $(STAMP)
 		--nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/sanitize.cfg \
 		tests chapters
 
-# Regenerate the stored outputs on purpose (all chapters, or CHAPTER=chapters/x.ipynb).
+# Regenerate the stored outputs on purpose (all chapters, or CHAPTER=chapters/x.ipynb),
+# then the launch notebooks that are made from them.
 outputs: $(STAMP)
 	$(BIN)/python scripts/regenerate.py $(CHAPTER)
+	$(BIN)/python scripts/launch_notebooks.py
+
+# The plain notebooks behind the Binder, Colab and download buttons, from the chapters.
+notebooks: $(STAMP)
+	$(BIN)/python scripts/launch_notebooks.py
+
+# Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
+lab: $(LAB_STAMP)
+	$(LAB)/bin/jupyter lab notebooks/
+
+$(LAB_STAMP): binder/requirements.txt pyproject.toml
+	@$(MAKE) --no-print-directory python-version
+	rm -rf $(LAB)
+	$(PYTHON) -m venv $(LAB)
+	$(LAB)/bin/pip install --quiet --upgrade pip
+	$(LAB)/bin/pip install --quiet -r binder/requirements.txt
+	touch $@
+
+# Re-resolve both pinned environments from their roots (see scripts/pin_environments.sh).
+pins:
+	@$(MAKE) --no-print-directory python-version
+	PYTHON=$(PYTHON) bash scripts/pin_environments.sh
 
 bench: $(STAMP)
 	bash scripts/vendor_assets.sh

@@ -1,8 +1,11 @@
 """What every page of the book needs for its readers, added at build time.
 
-* Each chapter page gets a "Run this chapter" note: launch it on Binder or Colab, or
-  re-run it with other parameters with papermill, using that chapter's own file name and
-  parameters (read from its ``parameters`` cell and ``metadata.reliability``).
+* Each chapter page gets a "Run this chapter" note: launch it on Binder or Colab,
+  download it, or re-run it with other parameters (``scripts/rerun.py``), with that
+  chapter's own file name, parameters and their allowed ranges (``reliability.parameters``).
+* The launch and download buttons open the chapter's plain notebook in ``notebooks/``
+  (made by ``scripts/launch_notebooks.py``: numbers filled in, no MyST markup), not the
+  MyST source; those notebooks and a zip of them are copied into the site.
 * The page works offline: asset URLs that stored outputs point at a CDN (the Font Awesome
   stylesheet in matplotlib's animation player) are rewritten to copies in
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
@@ -18,6 +21,8 @@ import ast
 import html
 import json
 import re
+import shutil
+import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -30,6 +35,10 @@ OFFLINE_ASSETS = {
 }
 
 CHAPTER_PREFIX = "chapters/"
+#: Where scripts/launch_notebooks.py writes the plain notebooks, in the repository and in
+#: the built site alike, and the zip of them beside the site's landing page.
+LAUNCH_FOLDER = "notebooks"
+ZIP_NAME = "agent-reliability-notebooks.zip"
 
 
 def _parameter_names(notebook: dict) -> list[str]:
@@ -43,7 +52,8 @@ def _parameter_names(notebook: dict) -> list[str]:
 
 
 def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
-    """The Binder and Colab URLs sphinx-book-theme puts behind its launch button."""
+    """The Binder and Colab URLs for the repository file ``path`` (as the theme builds
+    them, but for the launch notebook)."""
     repo_url = theme_options.get("repository_url", "").rstrip("/")
     branch = theme_options.get("repository_branch", "main")
     launch = theme_options.get("launch_buttons", {})
@@ -51,10 +61,15 @@ def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
     urls = {}
     if launch.get("binderhub_url"):
         urls["Binder"] = (f"{launch['binderhub_url'].rstrip('/')}/v2/gh/{org_repo}/{branch}"
-                          f"?urlpath=tree/{path}")
+                          f"?urlpath=lab/tree/{path}")
     if launch.get("colab_url"):
         urls["Colab"] = f"{launch['colab_url'].rstrip('/')}/github/{org_repo}/blob/{branch}/{path}"
     return urls
+
+
+def _launch_notebook(docname: str) -> str:
+    """The repository path of a chapter's launch notebook."""
+    return f"{LAUNCH_FOLDER}/{Path(docname).name}.ipynb"
 
 
 def _paragraph(*parts) -> nodes.paragraph:
@@ -80,41 +95,49 @@ def run_this_chapter(app, doctree, docname):
     names = _parameter_names(notebook)
     changed = notebook.get("metadata", {}).get("reliability", {}).get("test_parameters", {})
     options = app.config.html_theme_options
+    launch = _launch_notebook(docname)
     repo_url = options.get("repository_url", "").rstrip("/")
-    folder = urlparse(repo_url).path.rstrip("/").rsplit("/", 1)[-1] or "book"
+    install = (f'pip install "git+{repo_url}@{options.get("repository_branch", "main")}"')
 
     note = nodes.admonition(classes=["tip", "dropdown", "run-this-chapter"])
     note += nodes.title("", "Run this chapter")
     items = nodes.bullet_list()
-    urls = _launch_urls(options, path)
+    urls = _launch_urls(options, launch)
     if "Binder" in urls:
         items += nodes.list_item("", _paragraph(
             _link("Open it on Binder", urls["Binder"]),
-            ": Binder installs the pinned requirements.txt, so a re-run gives the stored "
-            "numbers; the first start takes a few minutes."))
+            ": JupyterLab with binder/requirements.txt, the pinned versions behind the "
+            "numbers on this page; the first start takes a few minutes."))
     if "Colab" in urls:
-        setup = f"!git clone --depth 1 {repo_url} {folder} && cd {folder} && pip install -q -r requirements.txt"
         items += nodes.list_item("", _paragraph(
             _link("Open it in Colab", urls["Colab"]),
-            ": Colab opens the notebook alone, so first run ",
-            nodes.literal(setup, setup), " and ",
-            nodes.literal(f"%cd {folder}/chapters", f"%cd {folder}/chapters"),
-            " in a new cell at the top."))
+            ": run the first cell, which installs the book's package and the libraries "
+            "Colab lacks (it downgrades nothing), then run the rest; no restart needed."))
     items += nodes.list_item("", _paragraph(
-        "Or use the download button at the top of the page for the notebook itself."))
+        "Or download it with the download button at the top of the page (the same "
+        "notebook; every chapter in one zip is linked from the landing page) and run it "
+        "in a clone's ", nodes.literal("make lab", "make lab"), " or in any Jupyter after ",
+        nodes.literal(install, install), "."))
     note += items
 
     out = f"/tmp/{source.stem}-rerun.ipynb"
     flags = " ".join(f"-p {key} {json.dumps(value)}" for key, value in changed.items())
-    command = f".venv/bin/papermill {path} {out} {flags} --cwd chapters".replace("  ", " ")
+    command = f".venv/bin/python scripts/rerun.py {path} {out} {flags}".strip()
     if names:
-        listed = ", ".join(names)
-        note += _paragraph("To re-run it with other values, change the parameters of its "
-                           f"first code cell ({listed}) with papermill, from a clone of the "
-                           "repository after ", nodes.literal("make book", "make book"), ":")
+        note += _paragraph("To re-run it with other values from a clone of the repository "
+                           "(after ", nodes.literal("make book", "make book"), "), change "
+                           "the parameters of its first code cell; a name the chapter "
+                           "lacks or a value outside its range is refused before it runs:")
     else:
-        note += _paragraph("To re-run it, use papermill from a clone of the repository:")
+        note += _paragraph("To re-run it from a clone of the repository:")
     note += nodes.literal_block(command, command, language="bash")
+    ranges = _allowed(Path(docname).name)
+    if ranges:
+        table = nodes.bullet_list(classes=["parameter-ranges"])
+        for name, allowed in ranges.items():
+            table += nodes.list_item("", _paragraph(nodes.literal(name, name), f": {allowed}"))
+        note += _paragraph("Its parameters and the values they accept:")
+        note += table
     how_to = app.builder.get_relative_uri(docname, "book/how_to_use")
     if "book/how_to_use" in app.env.all_docs:
         note += _paragraph("More in ", _link("How to use this book", how_to), ".")
@@ -126,6 +149,53 @@ def run_this_chapter(app, doctree, docname):
     title = next((i for i, child in enumerate(section.children)
                   if isinstance(child, nodes.title)), -1)
     section.insert(title + 1, note)
+
+
+def _allowed(chapter: str) -> dict[str, str]:
+    """A chapter's parameters with their ranges in words (reliability.parameters)."""
+    from reliability.parameters import CHAPTERS, allowed
+
+    return allowed(chapter) if chapter in CHAPTERS else {}
+
+
+def launch_buttons_to_notebooks(app, pagename, context):
+    """Point the theme's Binder, Colab and .ipynb download buttons at the chapter's launch
+    notebook (plain Markdown, numbers filled in) instead of its MyST source."""
+    if not pagename.startswith(CHAPTER_PREFIX):
+        return
+    source, launch = f"{pagename}.ipynb", _launch_notebook(pagename)
+    for group in context.get("header_buttons", []):
+        buttons = group.get("buttons", [])
+        if group.get("label") == "launch-buttons":
+            for button in buttons:
+                url = button.get("url", "")
+                button["url"] = url.replace(source, launch).replace("urlpath=tree/",
+                                                                   "urlpath=lab/tree/")
+        elif group.get("label") == "download-buttons":
+            kept = []
+            for button in buttons:
+                if button.get("url", "").endswith(f"_sources/{source}"):
+                    button.update(url=context["pathto"](launch, 1), text=".ipynb",
+                                  tooltip="Download this chapter as a notebook")
+                kept.append(button)
+            group["buttons"] = kept
+
+
+def copy_launch_notebooks(app, exception):
+    """Put the launch notebooks and their zip into the site, for the download buttons and
+    the landing page's link (fixed timestamps: the zip is the same on every build)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    notebooks = sorted((Path(app.srcdir) / LAUNCH_FOLDER).glob("*.ipynb"))
+    target = Path(app.outdir) / LAUNCH_FOLDER
+    target.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(Path(app.outdir) / ZIP_NAME, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in notebooks:
+            shutil.copy2(path, target / path.name)
+            info = zipfile.ZipInfo(f"agent-reliability-notebooks/{path.name}",
+                                   date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
 
 
 _ANIM_IMG = re.compile(r'<img id="(_anim_img[0-9a-f]+)"(?![^>]*\balt=)')
@@ -174,6 +244,7 @@ def offline_and_clean(app, pagename, templatename, context, doctree):
         seen.add(key)
         scripts.append(script)
     context["script_files"] = scripts
+    launch_buttons_to_notebooks(app, pagename, context)
     if not thebe_wanted:
         context["css_files"] = [css for css in context.get("css_files", [])
                                 if "thebe" not in str(getattr(css, "filename", css))]
@@ -202,4 +273,5 @@ def setup(app):
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     # after every extension that registers scripts for a page
     app.connect("html-page-context", offline_and_clean, priority=900)
+    app.connect("build-finished", copy_launch_notebooks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,362 @@
+"""Make the notebooks a student opens: plain Jupyter notebooks generated from the chapters.
+
+    make notebooks        # writes notebooks/NN_name.ipynb and nothing else
+
+The chapters are written for Jupyter Book: their prose holds MyST roles and directives
+(``{glue:text}`` numbers, ``{cite}`` references, ``{exercise}`` and ``{solution}``
+blocks) that only the book resolves. Binder, Colab and a plain JupyterLab show those as
+raw markup, so the launch and download buttons point at these notebooks instead: the same
+code, the prose with its numbers filled in from the chapter's stored outputs, citations as
+linked text with a reference list, exercises as plain Markdown and every solution folded
+in ``<details>``. Each opens with one short cell that, in Colab only, installs the
+package (and what Colab lacks) from the repository named in ``_config.yml``.
+
+They are generated, never edited by hand; ``tests/test_launch_notebooks.py`` fails when
+one is out of date with its chapter.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import nbformat
+import yaml
+from myst_nb.core.variables import format_plain_text
+from pybtex.database import parse_file
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = ROOT / "chapters"
+NOTEBOOKS = ROOT / "notebooks"
+GLUE_MIME = "application/papermill.record/text/plain"
+#: The environment variable that points the Colab install cell at another source of the
+#: package (a local checkout, a fork, a tag), e.g. RELIABILITY_SOURCE=/path/to/checkout.
+SOURCE_VARIABLE = "RELIABILITY_SOURCE"
+
+
+# --- where the book lives -----------------------------------------------------------------
+
+def repository() -> tuple[str, str]:
+    """The repository URL and branch, from ``_config.yml`` (the one place they live)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return config["repository"]["url"].rstrip("/"), config["repository"].get("branch", "main")
+
+
+def site_url() -> str:
+    """Where GitHub Pages publishes the book for that repository."""
+    url, _ = repository()
+    owner, name = urlparse(url).path.strip("/").split("/")[:2]
+    return f"https://{owner}.github.io/{name}/"
+
+
+def package_source() -> str:
+    """What ``pip install`` takes to install the package from the repository."""
+    url, branch = repository()
+    return f"git+{url}@{branch}"
+
+
+def install_cell_source() -> str:
+    return "\n".join([
+        "# In Colab, install the book's package and what Colab lacks (nothing is downgraded).",
+        "# Binder and `make lab` have it already; elsewhere run: pip install \"$SOURCE\".",
+        "import importlib, os, subprocess, sys",
+        "",
+        f'SOURCE = os.environ.get("{SOURCE_VARIABLE}",',
+        f'                        "{package_source()}")',
+        'if "google.colab" in sys.modules:',
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE], check=True)',
+        "    importlib.invalidate_caches()",
+    ])
+
+
+# --- citations ----------------------------------------------------------------------------
+
+@dataclass
+class Bibliography:
+    entries: dict = field(default_factory=dict)
+
+    @classmethod
+    def load(cls) -> "Bibliography":
+        return cls(dict(parse_file(str(ROOT / "book" / "references.bib")).entries))
+
+    def entry(self, key: str):
+        if key not in self.entries:
+            raise ValueError(f"{{cite}} names {key!r}, which book/references.bib lacks")
+        return self.entries[key]
+
+    def label(self, key: str) -> str:
+        """``Huang et al., 2024``: the author-year label the book prints."""
+        entry = self.entry(key)
+        people = entry.persons.get("author", [])
+        names = [_plain(" ".join(p.last_names)) for p in people]
+        if not names:
+            who = _plain(entry.fields.get("title", key))
+        elif len(names) == 1:
+            who = names[0]
+        elif len(names) == 2:
+            who = f"{names[0]} and {names[1]}"
+        else:
+            who = f"{names[0]} et al."
+        return f"{who}, {entry.fields.get('year', 'n.d.')}"
+
+    def url(self, key: str) -> str | None:
+        fields = self.entry(key).fields
+        if "url" in fields:
+            return fields["url"]
+        if "doi" in fields:
+            return f"https://doi.org/{fields['doi']}"
+        if "eprint" in fields:
+            return f"https://arxiv.org/abs/{fields['eprint']}"
+        return None
+
+    def reference(self, key: str) -> str:
+        """One line of the reference list: authors, year, title, where, link."""
+        entry = self.entry(key)
+        fields = entry.fields
+        names = [_plain(" ".join(p.first_names + p.middle_names + p.last_names))
+                 for p in entry.persons.get("author", [])]
+        # BibTeX's "and others" is a person named "others".
+        authors = ", ".join(n for n in names if n != "others") + (
+            " et al." if "others" in names else "")
+        where = next((_plain(fields[f]) for f in ("journal", "booktitle", "howpublished",
+                                                  "publisher") if f in fields), "")
+        if not where and "eprint" in fields:
+            where = f"arXiv:{fields['eprint']}"
+        parts = [p for p in (authors, f"({fields.get('year', 'n.d.')})",
+                             f"*{_plain(fields.get('title', key))}*.", where) if p]
+        text = " ".join(parts)
+        link = self.url(key)
+        return f"{text} <{link}>" if link else text
+
+
+def _plain(text: str) -> str:
+    """BibTeX text without braces and with its dashes and ties as a reader types them."""
+    return re.sub(r"[{}]", "", text).replace("--", "–").replace("~", " ").strip()
+
+
+# --- prose: roles -------------------------------------------------------------------------
+
+ROLE = re.compile(r"\{(?P<name>[a-zA-Z][\w:-]*)\}`(?P<body>[^`]*)`")
+TITLED = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^>]+)>$", re.S)
+
+
+@dataclass
+class Chapter:
+    """What rendering one chapter's prose needs: its glued values, the bibliography, the
+    citations met so far and the numbering of its exercises."""
+
+    path: Path
+    glued: dict
+    bibliography: Bibliography
+    cited: list = field(default_factory=list)
+    exercises: dict = field(default_factory=dict)
+
+    def role(self, match: re.Match) -> str:
+        name, body = match["name"], match["body"]
+        if name in ("glue", "glue:", "glue:text"):
+            return self.glue(body)
+        if name in ("cite", "cite:p", "cite:t", "cite:ps", "cite:ts"):
+            return self.cite(body, textual=name.startswith("cite:t"))
+        if name in ("term", "doc", "ref", "numref", "download", "abbr"):
+            titled = TITLED.match(body)
+            return titled["text"] if titled else self.target_text(name, body)
+        if name == "math":
+            return f"${body}$"
+        if name == "eq":
+            return f"({body})"
+        raise ValueError(f"{self.path.name}: no plain-Markdown rendering for the role "
+                         f"{{{name}}}; teach scripts/launch_notebooks.py one")
+
+    def target_text(self, name: str, body: str) -> str:
+        if name == "doc":
+            return Path(body).stem.split("_", 1)[-1].replace("_", " ").capitalize()
+        return body
+
+    def glue(self, body: str) -> str:
+        key, _, spec = body.rpartition(":") if ":" in body else (body, "", "")
+        if "::" in key:
+            raise ValueError(f"{self.path.name}: glue from another document ({body}) is "
+                             "not supported in the launch notebooks")
+        if key not in self.glued:
+            raise ValueError(f"{self.path.name}: the prose cites {key!r}, which no stored "
+                             "output glues (regenerate the chapter with `make outputs`)")
+        return format_plain_text(self.glued[key], spec or "s")
+
+    def cite(self, body: str, *, textual: bool) -> str:
+        keys = [key.strip() for key in body.split(",") if key.strip()]
+        links = []
+        for key in keys:
+            if key not in self.cited:
+                self.cited.append(key)
+            label = self.bibliography.label(key)
+            if textual:
+                who, year = label.rsplit(", ", 1)
+                label = f"{who} ({year})"
+            url = self.bibliography.url(key)
+            links.append(f"[{label}]({url})" if url else label)
+        joined = "; ".join(links)
+        return joined if textual else f"({joined})"
+
+    def prose(self, text: str) -> str:
+        def render(match: re.Match) -> str:
+            rendered = self.role(match)
+            line_start = match.start() == 0 or text[match.start() - 1] == "\n"
+            # "6. GPT-4" at the start of a line would become a numbered list item.
+            after = text[match.end():match.end() + 1]
+            if line_start and re.fullmatch(r"\d+", rendered) and after in (".", ")"):
+                rendered += "\\"
+            return rendered
+
+        return ROLE.sub(render, text)
+
+
+# --- prose: directives --------------------------------------------------------------------
+
+FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}(?P<argument>[^\n]*)\n"
+                   r"(?P<body>.*?)^(?P=fence)[ \t]*$\n?", re.S | re.M)
+ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention",
+               "danger", "error", "seealso"}
+
+
+def _options(body: str) -> tuple[dict, str]:
+    """A directive's ``:key: value`` lines and the body after them."""
+    options, lines = {}, body.split("\n")
+    while lines and re.match(r"^:[\w-]+:", lines[0]):
+        key, _, value = lines.pop(0)[1:].partition(":")
+        options[key.strip()] = value.strip()
+    return options, "\n".join(lines).strip("\n")
+
+
+def _details(summary: str, body: str) -> str:
+    return f"<details>\n<summary>{summary}</summary>\n\n{body.strip()}\n\n</details>"
+
+
+class Renderer:
+    """Turns a chapter's cells into plain notebook cells."""
+
+    def __init__(self, chapter: Chapter):
+        self.chapter = chapter
+        #: The title of the solution being rendered, while its cells go by.
+        self.open_solution: str | None = None
+
+    def directive(self, match: re.Match) -> str:
+        name, argument = match["name"], match["argument"].strip()
+        options, body = _options(match["body"])
+        body = self.chapter.prose(body)
+        if name == "exercise":
+            number = len(self.chapter.exercises) + 1
+            if "label" in options:
+                self.chapter.exercises[options["label"]] = number
+            title = f"**Exercise {number}**" + (f" ({argument})" if argument else "")
+            return f"{title}\n\n{body}"
+        if name == "solution":
+            return _details(self.solution_title(argument), body)
+        if name == "solution-start":
+            return f"\x00START:{self.solution_title(argument)}\x00{body}"
+        if name == "solution-end":
+            return "\x00END\x00"
+        if name in ADMONITIONS or name in ("admonition", "dropdown"):
+            title = argument or name.capitalize()
+            if name == "dropdown" or "dropdown" in options.get("class", ""):
+                return _details(title, body)
+            quoted = "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
+            return f"> **{title}.**\n>\n{quoted}"
+        raise ValueError(f"{self.chapter.path.name}: no plain-Markdown rendering for the "
+                         f"directive {{{name}}}; teach scripts/launch_notebooks.py one")
+
+    def solution_title(self, label: str) -> str:
+        number = self.chapter.exercises.get(label)
+        return f"Solution to exercise {number}" if number else "Solution"
+
+    def markdown(self, source: str) -> list[nbformat.NotebookNode]:
+        """One chapter Markdown cell as notebook cells. A solution may start in one cell
+        and end in a later one, with code cells between; ``<details>`` cannot span cells,
+        so each piece of its prose is folded on its own and its code cells are marked."""
+        source = re.sub(r"^\([\w-]+\)=[ \t]*\n", "", source, flags=re.M)  # MyST targets
+        # A rendered directive is a block of its own: blank lines around it, never more.
+        text = FENCE.sub(lambda m: f"\n\n{self.directive(m)}\n\n", source)
+        text = re.sub(r"\n{3,}", "\n\n", self.chapter.prose(text))
+        cells = []
+        for part in re.split(r"(\x00(?:START:[^\x00]*|END)\x00)", text):
+            if part.startswith("\x00START:"):
+                self.open_solution = part[len("\x00START:"):-1]
+            elif part == "\x00END\x00":
+                self.open_solution = None
+            elif part.strip() and self.open_solution:
+                cells.append(nbformat.v4.new_markdown_cell(_details(self.open_solution, part)))
+            elif part.strip():
+                cells.append(nbformat.v4.new_markdown_cell(part.strip("\n")))
+        return cells
+
+    def code(self, cell) -> nbformat.NotebookNode:
+        new = nbformat.v4.new_code_cell(cell.source)
+        tags = [t for t in cell.metadata.get("tags", []) if t == "parameters"]
+        if tags:
+            new.metadata["tags"] = tags
+        if self.open_solution:
+            # Inside a solution: the code stays runnable, folded where the front end can.
+            new.metadata["jupyter"] = {"source_hidden": True}
+            new.source = f"# {self.open_solution}\n{cell.source}"
+        return new
+
+
+# --- the notebook -------------------------------------------------------------------------
+
+def glued_values(nb) -> dict[str, str]:
+    values = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name and GLUE_MIME in output.get("data", {}):
+                values[name] = output["data"][GLUE_MIME]
+    return values
+
+
+def launch_notebook(path: Path, bibliography: Bibliography | None = None):
+    """The plain notebook for chapter ``path``."""
+    nb = nbformat.read(str(path), as_version=4)
+    chapter = Chapter(path, glued_values(nb), bibliography or Bibliography.load())
+    renderer = Renderer(chapter)
+    cells = [nbformat.v4.new_code_cell(install_cell_source())]
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cells.extend(renderer.markdown(cell.source))
+        elif cell.cell_type == "code":
+            cells.append(renderer.code(cell))
+    if chapter.cited:
+        lines = "\n".join(f"* {chapter.bibliography.reference(key)}" for key in chapter.cited)
+        cells.append(nbformat.v4.new_markdown_cell(f"## References\n\n{lines}"))
+    cells.append(nbformat.v4.new_markdown_cell(
+        f"*Generated from `chapters/{path.name}` of [the book]({site_url()}) by "
+        "`make notebooks`; edit the chapter, not this file.*"))
+    for index, cell in enumerate(cells):
+        cell["id"] = f"cell-{index:03d}"  # stable ids: regenerating changes no byte
+    out = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+        "colab": {"provenance": [], "toc_visible": True},
+    })
+    return out
+
+
+def render_all(target: Path = NOTEBOOKS) -> list[Path]:
+    """Write every chapter's launch notebook into ``target``; return their paths."""
+    target.mkdir(parents=True, exist_ok=True)
+    bibliography = Bibliography.load()
+    written = []
+    for path in sorted(CHAPTERS.glob("*.ipynb")):
+        out = target / path.name
+        out.write_text(nbformat.writes(launch_notebook(path, bibliography)) + "\n")
+        written.append(out)
+    stale = {p.name for p in target.glob("*.ipynb")} - {p.name for p in written}
+    for name in stale:
+        (target / name).unlink()
+    return written
+
+
+if __name__ == "__main__":
+    written = render_all(Path(sys.argv[1]) if len(sys.argv) > 1 else NOTEBOOKS)
+    print(f"launch notebooks: {len(written)} written to {written[0].parent}")

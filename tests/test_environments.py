@@ -1,0 +1,327 @@
+"""Where students run the chapters, emulated here from the package registries and this
+checkout alone (no other network):
+
+* Binder: a fresh virtual environment built from ``binder/`` only (as repo2docker does:
+  ``pip install -r binder/requirements.txt`` from the repository's root, on the Python of
+  ``binder/runtime.txt``) runs every launch notebook top to bottom, and every number it
+  prints matches the chapter's stored outputs.
+* Colab: a fresh environment holding only Colab's own packages (``tests/colab_base.txt``),
+  marked as Colab the way Colab marks its kernels (``google.colab`` imported at start),
+  runs a launch notebook copied into an empty folder; its first cell installs the package
+  from this checkout (``RELIABILITY_SOURCE``) and the next cell imports it, no restart.
+  Colab's own packages keep their versions.
+* pip: ``pip install`` of the checkout into a bare environment, then ``import reliability``
+  and the chapters' tables loaded from outside the repository.
+
+The environments live in a temporary folder; pip's cache makes the second run fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import papermill
+import pytest
+
+from notebooks import ROOT, chapters
+
+pytestmark = pytest.mark.xdist_group(name="environments")
+
+LAUNCH = ROOT / "notebooks"
+DEV_TOOLS = {"jupyter-book", "pytest", "pytest-xdist", "nbval", "papermill", "playwright",
+             "hypothesis", "pypdf", "sphinx", "myst-nb"}
+GLUE_MIME = "application/papermill.record/text/plain"
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _pins(path: Path) -> dict[str, str]:
+    pins = {}
+    for line in path.read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, version = line.split("==", 1)
+            pins[_normal(name)] = version.strip()
+    return pins
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower().strip()
+
+
+def _run(command, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run([str(c) for c in command], capture_output=True, text=True,
+                            **kwargs)
+    assert result.returncode == 0, (f"{' '.join(map(str, command))} failed:\n"
+                                    f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return result
+
+
+def _checkout_copy(target: Path) -> Path:
+    """The files of this checkout that git would hand to a clone (tracked, or new and not
+    ignored), so nothing installed by hand or left in .venv leaks into an emulation."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"],
+                            capture_output=True, cwd=ROOT)
+    assert listed.returncode == 0, "the emulations copy the checkout with git ls-files"
+    for name in filter(None, listed.stdout.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+def _venv(path: Path) -> Path:
+    _run([sys.executable, "-m", "venv", path])
+    return path / "bin" / "python"
+
+
+def _kernel(python: Path, name: str) -> Path:
+    """Register the environment's kernel under ``name``; return its JUPYTER_PATH entry."""
+    prefix = python.parent.parent
+    _run([python, "-m", "ipykernel", "install", "--prefix", prefix, "--name", name])
+    return prefix / "share" / "jupyter"
+
+
+def _sanitisers() -> list[tuple[re.Pattern, str]]:
+    lines = [l for l in (ROOT / "tests" / "sanitize.cfg").read_text().splitlines() if l]
+    pairs = []
+    for first, second in zip(lines, lines[1:]):
+        if first.startswith("regex: ") and second.startswith("replace: "):
+            pairs.append((re.compile(first[7:]), second[9:]))
+    return pairs
+
+
+def _page_formats(chapter: nbformat.NotebookNode) -> dict[str, set[str]]:
+    """The format each glued value is shown with in the chapter's prose."""
+    formats: dict[str, set[str]] = {}
+    for cell in chapter.cells:
+        if cell.cell_type == "markdown":
+            for body in re.findall(r"\{glue(?::text)?\}`([^`]+)`", cell.source):
+                key, _, spec = body.rpartition(":") if ":" in body else (body, "", "s")
+                formats.setdefault(key, set()).add(spec)
+    return formats
+
+
+def _texts(cell, formats: dict[str, set[str]]) -> list[str]:
+    """What a reader sees of a code cell: its printed and displayed text, and its glued
+    values at the precision the page shows them (a float's last digits may differ between
+    machines). Images are left out, as nbval leaves them."""
+    from myst_nb.core.variables import format_plain_text
+
+    texts = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            texts.append(f"{output['name']}: {output['text']}")
+        data = output.get("data", {})
+        for mime in ("text/plain", "text/html"):
+            if mime in data:
+                texts.append(f"{mime}: {data[mime]}")
+        name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+        if name and GLUE_MIME in data:
+            texts += [f"{name}: {format_plain_text(data[GLUE_MIME], spec)}"
+                      for spec in sorted(formats.get(name, ()))]
+    for pattern, replacement in _sanitisers():
+        texts = [pattern.sub(replacement, text) for text in texts]
+    return texts
+
+
+def _run_notebook(source: Path, folder: Path, kernel: str, jupyter_path: Path,
+                  monkeypatch) -> nbformat.NotebookNode:
+    monkeypatch.setenv("JUPYTER_PATH", str(jupyter_path))
+    out = folder / f"executed-{source.name}"
+    papermill.execute_notebook(str(source), str(out), kernel_name=kernel, cwd=str(folder),
+                               progress_bar=False, execution_timeout=600)
+    return nbformat.read(str(out), as_version=4)
+
+
+# --- the files ----------------------------------------------------------------------------
+
+def test_binder_pins_the_runtime_only_on_a_pinned_python():
+    runtime = (ROOT / "binder" / "runtime.txt").read_text().strip()
+    assert re.fullmatch(r"python-3\.\d+", runtime), runtime
+    assert f"{sys.version_info[0]}.{sys.version_info[1]}" == runtime[len("python-"):], \
+        "the tests run on the Python Binder pins (the Makefile checks this too)"
+    lines = [l for l in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+             if l and not l.startswith("#")]
+    assert lines[-1] == ".", "Binder installs the package itself, from the repository"
+    assert all("==" in l for l in lines[:-1]), "every runtime package is pinned"
+    pins = _pins(ROOT / "binder" / "requirements.txt")
+    assert not DEV_TOOLS & set(pins), f"build and test tools in Binder: {DEV_TOOLS & set(pins)}"
+    for needed in ("jupyterlab", "ipywidgets", "numpy", "scipy", "pandas", "matplotlib"):
+        assert needed in pins, f"Binder lacks {needed}"
+
+
+def test_development_pins_agree_with_the_runtime():
+    runtime, dev = _pins(ROOT / "binder" / "requirements.txt"), _pins(
+        ROOT / "requirements-dev.txt")
+    differ = {n: (runtime[n], dev[n]) for n in set(runtime) & set(dev) if runtime[n] != dev[n]}
+    assert not differ, f"the stored outputs come from the dev pins; Binder must match: {differ}"
+    assert not (ROOT / "requirements.txt").exists(), \
+        "no root requirements.txt: repo2docker and readers would take it for the runtime"
+
+
+def test_runtime_dependencies_admit_colabs_packages():
+    from packaging.requirements import Requirement
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    colab = _pins(ROOT / "tests" / "colab_base.txt")
+    for line in declared:
+        requirement = Requirement(line)
+        name = _normal(requirement.name)
+        if name in colab:
+            assert requirement.specifier.contains(colab[name]), \
+                f"{line} would make pip replace Colab's {name} {colab[name]}"
+
+
+def test_the_wheel_lists_every_package_folder():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {".".join(p.parent.relative_to(ROOT).parts)
+               for p in (ROOT / "reliability").rglob("__init__.py")}
+    assert folders | {"reliability.data"} == set(config["packages"])
+    assert config["package-dir"] == {"reliability.data": "data"}
+
+
+_REACHABLE = r"""
+import json, sys
+from importlib import metadata
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name as canon
+
+roots, pins = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+requires = {canon(d.metadata["Name"]): [Requirement(r) for r in d.requires or []]
+            for d in metadata.distributions()}
+# Walk from the roots, following extras that a requirement asks for (jsonschema[format]).
+seen, todo = set(), [(canon(r), ()) for r in roots]
+while todo:
+    name, extras = todo.pop()
+    if (name, extras) in seen:
+        continue
+    seen.add((name, extras))
+    for req in requires.get(name, []):
+        wanted = [""] + list(extras)
+        if req.marker is None or any(req.marker.evaluate({"extra": e}) for e in wanted):
+            todo.append((canon(req.name), tuple(sorted(req.extras))))
+reached = {name for name, _ in seen}
+print(json.dumps(sorted(canon(p) for p in pins if canon(p) not in reached)))
+"""
+
+
+def _unused_pins(python: Path, roots: list[str], pins: dict) -> list[str]:
+    result = _run([python, "-c", _REACHABLE, json.dumps(roots), json.dumps(list(pins))])
+    return json.loads(result.stdout)
+
+
+def test_nothing_is_pinned_for_development_that_nothing_uses():
+    roots = ["reliability"] + [
+        re.split(r"[<>=!~ ]", line)[0] for line in
+        (ROOT / "requirements-dev.in").read_text().splitlines()
+        if line.strip() and not line.startswith("#")]
+    unused = _unused_pins(Path(sys.executable), roots, _pins(ROOT / "requirements-dev.txt"))
+    assert not unused, f"pinned but required by nothing (run `make pins`): {unused}"
+
+
+# --- Binder -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def binder(tmp_path_factory):
+    """An environment built from binder/ alone, the way repo2docker builds it."""
+    home = tmp_path_factory.mktemp("binder")
+    repo = _checkout_copy(home / "repo")
+    python = _venv(home / "env")
+    _run([python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+         cwd=repo)
+    return repo, python, _kernel(python, "binder-emulation")
+
+
+def test_binder_environment_needs_nothing_it_does_not_pin(binder):
+    _, python, _ = binder
+    pins = _pins(ROOT / "binder" / "requirements.txt")
+    assert not _unused_pins(python, ["reliability", "jupyterlab"], pins), \
+        "pinned in binder/requirements.txt but required by nothing (run `make pins`)"
+    frozen = _run([python, "-m", "pip", "freeze", "--exclude", "reliability"]).stdout
+    assert set(_pins_from_text(frozen)) <= set(pins), "Binder installed an unpinned package"
+
+
+def _pins_from_text(text: str) -> dict[str, str]:
+    return {_normal(l.split("==")[0]): l.split("==")[1] for l in text.splitlines() if "==" in l}
+
+
+CHAPTERS = chapters()
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_binder_runs_the_launch_notebook_and_prints_the_stored_numbers(
+        chapter, binder, monkeypatch):
+    repo, _, jupyter_path = binder
+    ran = _run_notebook(repo / "notebooks" / chapter.name, repo / "notebooks",
+                        "binder-emulation", jupyter_path, monkeypatch)
+    stored = nbformat.read(str(chapter), as_version=4)
+    formats = _page_formats(stored)
+    stored_code = [c for c in stored.cells if c.cell_type == "code"]
+    ran_code = [c for c in ran.cells if c.cell_type == "code"][1:]  # after the install cell
+    assert len(ran_code) == len(stored_code), "the launch notebook keeps every code cell"
+    for index, (theirs, ours) in enumerate(zip(stored_code, ran_code)):
+        if "nbval-ignore-output" in theirs.metadata.get("tags", []):
+            continue  # a live explorer: its widget output is not stored
+        assert _texts(ours, formats) == _texts(theirs, formats), \
+            f"code cell {index} of {chapter.name} prints other numbers on Binder"
+
+
+# --- Colab --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory):
+    """Colab's base packages only, and ``google.colab`` imported when Python starts."""
+    home = tmp_path_factory.mktemp("colab")
+    python = _venv(home / "env")
+    _run([python, "-m", "pip", "install", "--quiet", "-r", ROOT / "tests" / "colab_base.txt"])
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+                     ).stdout.strip())
+    (site / "google" / "colab").mkdir(parents=True)
+    (site / "google" / "colab" / "__init__.py").write_text('"""Stands in for Colab."""\n')
+    (site / "zz_colab_emulation.pth").write_text("import google.colab\n")
+    return home, python, _kernel(python, "colab-emulation")
+
+
+def test_colab_installs_what_is_missing_and_runs_with_no_restart(colab, monkeypatch,
+                                                                 tmp_path):
+    home, python, jupyter_path = colab
+    before = _pins_from_text(_run([python, "-m", "pip", "freeze"]).stdout)
+    assert "reliability" not in before and "pybreaker" not in before
+    monkeypatch.setenv("RELIABILITY_SOURCE", str(_checkout_copy(home / "checkout")))
+    empty = tmp_path / "colab-folder"
+    empty.mkdir()
+    notebook = shutil.copy(LAUNCH / "08_degradation_ladder.ipynb", empty)
+    _run_notebook(Path(notebook), empty, "colab-emulation", jupyter_path, monkeypatch)
+    after = _pins_from_text(_run([python, "-m", "pip", "freeze"]).stdout)
+    assert "reliability" in after and "pybreaker" in after, "the first cell installed them"
+    for name, version in _pins(ROOT / "tests" / "colab_base.txt").items():
+        assert after[name] == version, f"Colab's {name} {version} became {after[name]}"
+
+
+# --- pip ----------------------------------------------------------------------------------
+
+def test_pip_installs_the_package_with_its_dependencies_and_data(tmp_path):
+    python = _venv(tmp_path / "env")
+    _run([python, "-m", "pip", "install", "--quiet", _checkout_copy(tmp_path / "checkout")])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    check = ("import json, reliability\n"
+             "from reliability.datasets import load, names, path\n"
+             "print(json.dumps({n: [len(load(n)), str(path(n))] for n in names()}))")
+    loaded = json.loads(_run([python, "-c", check], cwd=elsewhere).stdout)
+    csvs = sorted((ROOT / "data").glob("*.csv"))
+    assert sorted(loaded) == [p.stem for p in csvs], "every table ships in the wheel"
+    for csv in csvs:
+        rows, where = loaded[csv.stem]
+        assert rows == len(pd.read_csv(csv)), csv.name
+        assert str(tmp_path / "env") in where, "read from the installed package"

@@ -114,7 +114,9 @@ CHAPTERS: dict[str, ChapterParameters] = {
 
     "04_pass_k": ChapterParameters(
         ranges={"tasks": Number(1, 1_000, whole=True), "trials": Number(1, 50, whole=True),
-                "alike": Number(0.1, 1_000.0), "split": Number(0.1, 1_000.0),
+                # small s spreads tasks to the extremes, large s makes them alike: the
+                # two ranges meet nowhere, so the "alike" set always repeats less
+                "alike": Number(5.0, 1_000.0), "split": Number(0.1, 2.0),
                 "wanted_width": Number(0.01, 0.99), "score": PROBABILITY,
                 "conversations_per_day": Number(1, 1_000_000, whole=True),
                 "turns": Number(1, 200, whole=True), "bad_turn_share": PROBABILITY,

@@ -125,7 +125,9 @@ CHAPTERS: dict[str, ChapterParameters] = {
     "05_self_correction": ChapterParameters(
         ranges={"recall": PROBABILITY, "false_reject": PROBABILITY,
                 "rounds": Number(1, 50, whole=True),
-                "questions": Number(1, 100_000, whole=True), "gain": PROBABILITY,
+                "questions": Number(1, 100_000, whole=True),
+                # the chapter's base error is 0.02, and base error + gain is a probability
+                "gain": Number(0.0, 0.98),
                 "window": Number(1, 1_000, whole=True), "seed": SEED}),
 
     "06_format_tax": ChapterParameters(

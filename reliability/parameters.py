@@ -114,7 +114,9 @@ CHAPTERS: dict[str, ChapterParameters] = {
 
     "04_pass_k": ChapterParameters(
         ranges={"tasks": Number(1, 1_000, whole=True), "trials": Number(1, 50, whole=True),
-                "alike": Number(0.1, 1_000.0), "split": Number(0.1, 1_000.0),
+                # small s spreads tasks to the extremes, large s makes them alike: the
+                # two ranges meet nowhere, so the "alike" set always repeats less
+                "alike": Number(5.0, 1_000.0), "split": Number(0.1, 2.0),
                 "wanted_width": Number(0.01, 0.99), "score": PROBABILITY,
                 "conversations_per_day": Number(1, 1_000_000, whole=True),
                 "turns": Number(1, 200, whole=True), "bad_turn_share": PROBABILITY,
@@ -123,7 +125,9 @@ CHAPTERS: dict[str, ChapterParameters] = {
     "05_self_correction": ChapterParameters(
         ranges={"recall": PROBABILITY, "false_reject": PROBABILITY,
                 "rounds": Number(1, 50, whole=True),
-                "questions": Number(1, 100_000, whole=True), "gain": PROBABILITY,
+                "questions": Number(1, 100_000, whole=True),
+                # the chapter's base error is 0.02, and base error + gain is a probability
+                "gain": Number(0.0, 0.98),
                 "window": Number(1, 1_000, whole=True), "seed": SEED}),
 
     "06_format_tax": ChapterParameters(

@@ -115,8 +115,14 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     out = {}
     for name, estimates in per_task.items():
         boot = weights @ estimates
-        out[name] = (estimates.mean(axis=0),
-                     np.quantile(boot, tail, axis=0), np.quantile(boot, 1.0 - tail, axis=0))
+        point = estimates.mean(axis=0)
+        # Where every task has the same estimate (pass@k = 1 for all of them at large k),
+        # the resampled means differ from it only by rounding, which could put the point a
+        # hair outside its own interval; the interval is then exactly the point. So is it
+        # when a single resample or a single task leaves nothing to spread.
+        out[name] = (point,
+                     np.minimum(np.quantile(boot, tail, axis=0), point),
+                     np.maximum(np.quantile(boot, 1.0 - tail, axis=0), point))
     return PassCurves(k=ks, pass_at=out["at"][0], pass_at_low=out["at"][1],
                       pass_at_high=out["at"][2], pass_hat=out["hat"][0],
                       pass_hat_low=out["hat"][1], pass_hat_high=out["hat"][2],
@@ -431,18 +437,20 @@ def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -
 
 # --- published numbers ------------------------------------------------------------------
 
-def published_table(path):
-    """Read a data/ CSV of published pass^k values and add ``k`` and ``fraction`` columns.
+def published_table(table):
+    """The pass^k rows of a table of published numbers, with ``k`` and ``fraction`` added.
 
-    ``metric`` holds ``pass^k``; values in % are divided by 100. Every row keeps its
-    paper, arXiv id, locator and confidence.
+    ``table`` is a DataFrame such as ``reliability.datasets.load("tau_bench")``, or the
+    path of such a CSV. ``metric`` holds ``pass^k``; values in % are divided by 100. Every
+    row keeps its paper, arXiv id, locator and confidence. The table given is not changed.
     """
     import pandas as pd
 
-    table = pd.read_csv(path)
+    where = "the table" if isinstance(table, pd.DataFrame) else f"the table at {table}"
+    table = table if isinstance(table, pd.DataFrame) else pd.read_csv(table)
     missing = {"paper", "arxiv", "where", "metric", "value", "unit"} - set(table.columns)
     if missing:
-        raise ValueError(f"the table at {path} lacks the columns {sorted(missing)}")
+        raise ValueError(f"{where} lacks the columns {sorted(missing)}")
     table = table[table["metric"].str.startswith("pass^")].copy()
     table["k"] = table["metric"].str.slice(5).astype(int)
     scale = np.where(table["unit"] == "%", 0.01, 1.0)

@@ -138,6 +138,22 @@ def test_curves_mean_equals_mean_of_per_task_estimates_and_is_seeded():
     assert np.array_equal(mix.simulate(40, 6, seed=3), outcomes)
 
 
+def test_interval_holds_its_point_when_every_task_agrees_or_nothing_can_spread():
+    # 1,000 alike tasks x 50 trials: pass@k is exactly 1 for every task at large k, and the
+    # resampled means came out a rounding error above it (a negative error bar in matplotlib).
+    outcomes = TaskMix.beta(0.61, 1000.0).simulate(1000, 50, seed=4294967295)
+    wide = curves(outcomes, resamples=20000, seed=4294967295)
+    one_task = curves(outcomes[:1], resamples=50, seed=1)
+    one_resample = curves(outcomes[:40], resamples=1, seed=1)
+    for result in (wide, one_task, one_resample):
+        for point, low, high in ((result.pass_hat, result.pass_hat_low, result.pass_hat_high),
+                                 (result.pass_at, result.pass_at_low, result.pass_at_high)):
+            assert np.all(low <= point) and np.all(point <= high)
+    assert np.array_equal(wide.pass_at_low[-1:], [1.0]) and wide.pass_at[-1] == 1.0
+    assert np.array_equal(one_task.pass_hat_low, one_task.pass_hat)
+    assert np.array_equal(one_task.pass_hat_high, one_task.pass_hat)
+
+
 def test_bootstrap_interval_width_agrees_with_the_planner():
     mix = TaskMix.beta(0.61, 1.0)
     outcomes = mix.simulate(400, 8, seed=5)
@@ -235,6 +251,21 @@ def test_published_table_reads_pass_k_rows_with_their_sources():
     assert table["k"].between(1, 8).all()
     for column in ("paper", "arxiv", "where", "source", "source_kind", "confidence"):
         assert table[column].notna().all()
+
+
+def test_published_table_takes_the_packaged_table_itself_and_leaves_it_alone():
+    import pandas as pd
+
+    from reliability.datasets import load, path
+
+    raw = load("tau_bench")
+    before = raw.copy()
+    table = published_table(raw)
+    pd.testing.assert_frame_equal(table, published_table(path("tau_bench")))
+    pd.testing.assert_frame_equal(raw, before)
+    assert set(table["metric"]) == {f"pass^{k}" for k in table["k"]}
+    with pytest.raises(ValueError, match="lacks the columns"):
+        published_table(raw.drop(columns="unit"))
 
 
 def test_extrapolate_bands_nest_and_contain_the_truth():

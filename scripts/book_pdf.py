@@ -39,6 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 LOCAL_HOST = "127.0.0.1"
+PRINT_WIDTH_PX = 687  # A4's 210 mm less both margins, in CSS pixels (96 per inch)
 PAGE_OPTIONS = {
     "format": "A4",
     "print_background": True,
@@ -136,6 +137,14 @@ def print_pages(html: Path, pages: list[str]) -> tuple[list[tuple[str, str, byte
                     sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
                              f"{ready['maths']} formulas")
                 tab.emulate_media(media="print")
+                # The article is centred: anything wider than the sheet would cut every
+                # line's left edge, so say so (print.css lets table cells wrap to prevent it).
+                tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
+                wider = tab.evaluate("() => document.documentElement.scrollWidth - "
+                                     "document.documentElement.clientWidth")
+                if wider > 1:
+                    print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
+                          file=sys.stderr)
                 printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
                 tab.close()
         finally:

@@ -27,10 +27,13 @@ $(STAMP): requirements-dev.txt pyproject.toml
 venv: $(STAMP)
 
 # The main job: the book from stored outputs (nothing executes), into _build/html, with
-# the launch notebooks and their zip beside it.
+# the launch notebooks and their zip beside it, and the whole book printed to one PDF
+# inside it by headless Chromium (scripts/book_pdf.py).
 book: $(STAMP)
+	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python scripts/book_pdf.py
 	@echo "Open _build/html/index.html"
 
 # Every check: the package's tests, each chapter re-run by papermill at the ends of its

@@ -1,0 +1,278 @@
+"""The whole book as one PDF, printed from the built site.
+
+Every page of the table of contents (the root page, then each chapter and reference page
+of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in Debian's
+headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
+MathJax has typeset and every image has loaded, the page is printed to A4 with the print
+rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
+animations' first frame). The pages are merged with pypdf into one PDF with one bookmark
+per page; links between pages of the book become links inside the PDF.
+
+    .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE]
+
+The PDF goes to <html>/agent-reliability-by-the-numbers.pdf by default, inside the site,
+so it is published with it and the landing page links to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import io
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urldefrag, urlparse
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+PDF_NAME = "agent-reliability-by-the-numbers.pdf"
+CHROMIUM = Path("/usr/bin/chromium")
+# The same as tests/test_browser.py: without the networking ones Chromium phones home at
+# start-up, which a closed network refuses.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+LOCAL_HOST = "127.0.0.1"
+PRINT_WIDTH_PX = 687  # A4's 210 mm less both margins, in CSS pixels (96 per inch)
+PAGE_OPTIONS = {
+    "format": "A4",
+    "print_background": True,
+    "margin": {"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
+    "prefer_css_page_size": False,
+}
+
+# Wait for what printing would otherwise catch half-done: lazy images (loaded now),
+# MathJax's typesetting, and web fonts (MathJax's own among them).
+_READY_JS = """async () => {
+    for (const img of Array.from(document.images)) {
+        img.loading = "eager";
+        if (!img.complete || img.naturalWidth === 0) { try { await img.decode(); } catch (e) {} }
+    }
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+        await MathJax.startup.promise;
+    }
+    if (document.fonts && document.fonts.ready) { await document.fonts.ready; }
+    // Open every dropdown (exercise solutions) so that its content prints.
+    document.querySelectorAll(".toggle-hidden").forEach(el => el.classList.remove("toggle-hidden"));
+    document.querySelectorAll("details").forEach(el => { el.open = true; });
+    const main = document.querySelector("main h1") || document.querySelector("h1");
+    const title = main ? main.textContent.replace(/[#\\u00b6]\\s*$/, "").trim()
+                       : document.title.split(" \\u2014 ")[0];
+    return {
+        title: title,
+        broken: Array.from(document.images).filter(i => i.naturalWidth === 0)
+                    .map(i => (i.getAttribute("src") || "").slice(0, 80)),
+        maths: document.querySelectorAll(".math").length,
+        typeset: document.querySelectorAll(".math mjx-container").length,
+    };
+}"""
+
+
+def toc_pages(root: Path = ROOT) -> list[str]:
+    """Every page of the table of contents, in order, as output paths without ``.html``."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                pages.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return [str(Path(page).with_suffix("")) for page in pages]
+
+
+@contextmanager
+def serve(html: Path):
+    """The built site on 127.0.0.1, on a free port, for as long as the block runs."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        (LOCAL_HOST, 0), functools.partial(Quiet, directory=str(html)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def print_pages(html: Path, pages: list[str]) -> tuple[list[tuple[str, str, bytes]], str]:
+    """Each page printed by Chromium as (page, title, PDF bytes), and the served address."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        sys.exit(f"book_pdf: {CHROMIUM} is missing; run scripts/ensure_browser.sh first")
+    printed = []
+    with serve(html) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            # The site reads offline; nothing outside 127.0.0.1 is fetched for the PDF.
+            context.route(lambda url: urlparse(url).hostname not in (LOCAL_HOST, None),
+                          lambda route: route.abort())
+            for page in pages:
+                if not (html / f"{page}.html").is_file():
+                    sys.exit(f"book_pdf: the build made no page {page}.html")
+                tab = context.new_page()
+                tab.goto(f"{base}/{page}.html", wait_until="load")
+                ready = tab.evaluate(_READY_JS)
+                if ready["broken"]:
+                    sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
+                if ready["typeset"] < ready["maths"]:
+                    sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
+                             f"{ready['maths']} formulas")
+                tab.emulate_media(media="print")
+                # The article is centred: anything wider than the sheet would cut every
+                # line's left edge, so say so (print.css lets table cells wrap to prevent it).
+                tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
+                wider = tab.evaluate("() => document.documentElement.scrollWidth - "
+                                     "document.documentElement.clientWidth")
+                if wider > 1:
+                    print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
+                          file=sys.stderr)
+                printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
+                tab.close()
+        finally:
+            browser.close()
+    return printed, base
+
+
+def _link_target(uri: str, base: str) -> tuple[str, str] | None:
+    """The book page and anchor a link of the served site points at, or None."""
+    if not uri.startswith(base + "/"):
+        return None
+    path, fragment = urldefrag(uri[len(base) + 1:])
+    if path in ("", "index.html"):
+        return "index", fragment
+    return (path[:-len(".html")], fragment) if path.endswith(".html") else None
+
+
+def merge(printed, base: str, title: str, author: str):
+    """One PDF: the pages in order, a bookmark per page, links inside the book kept inside."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, NameObject, NullObject, NumberObject
+
+    def number(value) -> float:
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return 0.0
+
+    writer = PdfWriter()
+    starts: dict[str, int] = {}
+    # Each printed page's anchors (Chromium names a destination after every element id):
+    # (page, anchor) -> (sheet of the merged PDF, left, top).
+    anchors: dict[tuple[str, str], tuple[int, float, float]] = {}
+    sheet_page: list[str] = []
+    for page, page_title, data in printed:
+        reader = PdfReader(io.BytesIO(data))
+        starts[page] = len(writer.pages)
+        for name, dest in reader.named_destinations.items():
+            anchors[(page, name.lstrip("/"))] = (
+                starts[page] + reader.get_destination_page_number(dest),
+                number(dest.left), number(dest.top))
+        writer.append(reader, outline_item=page_title, import_outline=False)
+        sheet_page += [page] * len(reader.pages)
+    starts["index"] = starts[printed[0][0]]
+
+    def destination(page: str, anchor: str) -> ArrayObject | None:
+        if (page, anchor) in anchors:
+            sheet, left, top = anchors[(page, anchor)]
+            where = [NumberObject(round(left)), NumberObject(round(top))]
+        elif page in starts:
+            sheet, where = starts[page], [NullObject(), NullObject()]
+        else:
+            return None
+        return ArrayObject([writer.pages[sheet].indirect_reference, NameObject("/XYZ"),
+                            *where, NumberObject(0)])
+
+    # Anchors are named per printed page ("overview" is in every chapter), so a link within
+    # a page points at its own page's anchor, explicitly. Chromium writes links between
+    # pages as URLs of the local server, which mean nothing once it has stopped: a link to
+    # a page of the book jumps to that place in the PDF; any other link to the local server
+    # (a notebook download, the index, the PDF itself) is dropped, its text kept.
+    for index, sheet in enumerate(writer.pages):
+        annotations = sheet.get("/Annots")
+        if not annotations:
+            continue
+        kept = ArrayObject()
+        for ref in annotations:
+            annot = ref.get_object()
+            target = None
+            if isinstance(annot.get("/Dest"), str):
+                target = destination(sheet_page[index], str(annot["/Dest"]).lstrip("/"))
+                if target is None:
+                    continue
+            else:
+                action = annot.get("/A")
+                uri = action.get_object().get("/URI") if action is not None else None
+                if uri is not None and str(uri).startswith(base):
+                    link = _link_target(str(uri), base)
+                    target = destination(*link) if link else None
+                    if target is None:
+                        continue
+                    del annot[NameObject("/A")]
+            if target is not None:
+                annot[NameObject("/Dest")] = target
+            kept.append(ref)
+        sheet[NameObject("/Annots")] = kept
+    # Every link now points at its sheet; the merged (and colliding) names are not needed.
+    if "/Names" in writer.root_object:
+        del writer.root_object[NameObject("/Names")]
+
+    writer.page_mode = "/UseOutlines"
+    # Only what describes the book: no creation or modification time, so a rebuild of
+    # unchanged pages differs as little as Chromium allows.
+    writer.metadata = None
+    writer.add_metadata({"/Title": title, "/Author": author,
+                         "/Subject": "The book's pages, printed from its HTML",
+                         "/Creator": "scripts/book_pdf.py (Chromium, pypdf)"})
+    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+    return writer
+
+
+def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
+    """Print the book in ``html`` to ``out``; return what was made, for the log."""
+    started = time.monotonic()
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    pages = toc_pages(root)
+    printed, base = print_pages(html, pages)
+    writer = merge(printed, base, config.get("title", "Book"), config.get("author", ""))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "wb") as handle:
+        writer.write(handle)
+    return {"pages": len(pages), "sheets": len(writer.pages), "bytes": out.stat().st_size,
+            "seconds": time.monotonic() - started}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html", type=Path, default=ROOT / "_build" / "html",
+                        help="the built site (default: _build/html)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"the PDF (default: <html>/{PDF_NAME})")
+    args = parser.parse_args(argv)
+    out = args.out or args.html / PDF_NAME
+    made = build_pdf(args.html, out)
+    print(f"book_pdf: {made['pages']} pages of the book, {made['sheets']} A4 sheets, "
+          f"{made['bytes'] / 1e6:.1f} MB in {made['seconds']:.0f} s -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

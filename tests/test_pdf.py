@@ -1,0 +1,143 @@
+"""The book as one PDF (scripts/book_pdf.py), as a reader who downloads it gets it.
+
+The book is built from the stored outputs into a temporary folder, then scripts/book_pdf.py
+prints it there in Debian's headless Chromium, as `make book` does. The PDF must hold every
+page of the table of contents in order, one bookmark each, with its figures and typeset
+maths (no TeX or MyST source left in the text), and the landing page must link to it.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from book_pdf import CHROMIUM, PDF_NAME, toc_pages
+from notebooks import ROOT
+
+pytestmark = pytest.mark.xdist_group(name="pdf")
+
+PAGES = toc_pages()
+CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
+# Source a reader should never see on paper: TeX that MathJax did not typeset, MyST roles
+# and directives that did not render.
+RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    """The book built from stored outputs into a temporary folder, and its PDF printed."""
+    for helper in ["vendor_assets.sh"] + ([] if CHROMIUM.exists() else ["ensure_browser.sh"]):
+        result = _run(["bash", str(ROOT / "scripts" / helper)])
+        assert result.returncode == 0, f"scripts/{helper}:\n{result.stdout}\n{result.stderr}"
+    pytest.importorskip("playwright.sync_api")
+    out = tmp_path_factory.mktemp("pdf-book")
+    jb = Path(sys.executable).parent / "jupyter-book"
+    result = _run([str(jb), "build", str(ROOT), "-W", "-n", "--keep-going",
+                   "--path-output", str(out)])
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    html = out / "_build" / "html"
+    result = _run([sys.executable, str(ROOT / "scripts" / "book_pdf.py"), "--html", str(html)])
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return html
+
+
+@pytest.fixture(scope="module")
+def pdf(book):
+    from pypdf import PdfReader
+
+    path = book / PDF_NAME
+    assert path.is_file(), f"scripts/book_pdf.py made no {PDF_NAME}"
+    return PdfReader(path)
+
+
+@pytest.fixture(scope="module")
+def sections(pdf):
+    """(title, first sheet, sheet after the last) for each bookmark, in order."""
+    starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline]
+    ends = [start for _, start in starts[1:]] + [len(pdf.pages)]
+    return [(title, start, end) for (title, start), end in zip(starts, ends)]
+
+
+@pytest.fixture(scope="module")
+def text(pdf):
+    """The PDF's text, per sheet, with whitespace and ligatures normalised."""
+    return [" ".join(unicodedata.normalize("NFKC", sheet.extract_text() or "").split())
+            for sheet in pdf.pages]
+
+
+def _title(html: Path, page: str) -> str:
+    """A page's title as the built site gives it (the <title> before the book's name)."""
+    found = re.search(r"<title>(.*?)</title>", (html / f"{page}.html").read_text(), re.S)
+    assert found, f"{page}.html has no <title>"
+    return " ".join(html_lib.unescape(found.group(1)).split(" \u2014 ")[0].split())
+
+
+def _images(resources, seen: set) -> int:
+    """Image XObjects drawn from ``resources``, inside form XObjects too, each once."""
+    count = 0
+    for ref in ((resources or {}).get("/XObject") or {}).values():
+        if ref.idnum in seen:
+            continue
+        seen.add(ref.idnum)
+        xobject = ref.get_object()
+        if xobject.get("/Subtype") == "/Image":
+            count += 1
+        elif xobject.get("/Subtype") == "/Form":
+            count += _images(xobject.get("/Resources"), seen)
+    return count
+
+
+def test_pdf_exists(book, pdf):
+    path = book / PDF_NAME
+    assert path.read_bytes()[:5] == b"%PDF-"
+    assert len(pdf.pages) >= len(PAGES)
+    assert pdf.metadata.title == "Agent Reliability, by the Numbers"
+    assert "/CreationDate" not in pdf.metadata and "/ModDate" not in pdf.metadata
+
+
+def test_one_bookmark_per_page_in_toc_order(book, sections):
+    assert [title for title, _, _ in sections] == [_title(book, page) for page in PAGES]
+    starts = [start for _, start, _ in sections]
+    assert starts[0] == 0 and starts == sorted(set(starts)), starts
+
+
+def test_every_chapter_title_is_in_the_text(book, sections, text):
+    for page, (title, start, end) in zip(PAGES, sections):
+        if page in CHAPTER_PAGES:
+            own = " ".join(text[start:end])
+            assert " ".join(title.split()) in own, f"{page}: {title!r} not on its own sheets"
+
+
+def test_every_chapter_carries_its_figures(pdf, sections):
+    for page, (title, start, end) in zip(PAGES, sections):
+        if page in CHAPTER_PAGES:
+            seen: set = set()
+            found = sum(_images(pdf.pages[i].get("/Resources"), seen) for i in range(start, end))
+            assert found >= 1, f"{page} ({title}): no image on sheets {start + 1}-{end}"
+
+
+def test_no_raw_tex_or_myst_in_the_text(sections, text):
+    for title, start, end in sections:
+        own = " ".join(text[start:end])
+        left = [raw for raw in RAW_SOURCE if raw in own]
+        assert left == [], f"{title}: {left} printed as source"
+
+
+def test_landing_page_links_the_pdf(book):
+    root = book / f"{PAGES[0]}.html"
+    hrefs = re.findall(r'href="([^"]+\.pdf)"', root.read_text())
+    assert hrefs, f"{PAGES[0]}.html does not link the PDF"
+    for href in hrefs:
+        assert (root.parent / href).resolve() == (book / PDF_NAME).resolve(), href
+    # the site's own front door sends readers to that page
+    assert f"{PAGES[0]}.html" in (book / "index.html").read_text()

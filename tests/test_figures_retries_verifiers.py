@@ -135,3 +135,20 @@ def test_figures_have_labelled_axes_and_titles():
             if ax.get_label() != "<colorbar>":
                 assert ax.get_xlabel()
         plt.close(f)
+
+
+@pytest.mark.parametrize(("error", "cost"), [(0.0, 10.0), (1.0, 3.0)])
+def test_attempt_cost_when_every_run_costs_the_same(error, cost):
+    # No attempt ever fails (10 attempts per run) or every one does (3, then stop): the
+    # standard error is 0, so a gap is 0 when it agrees and infinite when it does not.
+    result = retries.attempt_cost(replace(BASE, error=error, silent=0.0), runs=50, seed=0)
+    assert result["se"] == 0.0 and result["simulated"] == result["closed"] == cost
+    assert result["gap_in_se"] == 0.0
+    assert result["no_stop_gap_in_se"] == (0.0 if error == 0.0 else -np.inf)
+
+
+def test_attempt_cost_measures_the_no_stop_gap_in_standard_errors():
+    result = retries.attempt_cost(replace(BASE, error=0.3), runs=500, seed=4)
+    expected = (result["simulated"] - result["no_stop"]) / result["se"]
+    assert result["no_stop_gap_in_se"] == pytest.approx(expected)
+    assert result["no_stop_gap_in_se"] < -4  # many runs stop early: n S_A is too high

@@ -1,6 +1,7 @@
 """Tables and figures of the retries and verifiers chapters: simulations against closed
 forms (within four standard errors), the retry ceiling, the trade-off grid."""
 
+import warnings
 from dataclasses import replace
 
 import matplotlib
@@ -152,3 +153,19 @@ def test_attempt_cost_measures_the_no_stop_gap_in_standard_errors():
     expected = (result["simulated"] - result["no_stop"]) / result["se"]
     assert result["no_stop_gap_in_se"] == pytest.approx(expected)
     assert result["no_stop_gap_in_se"] < -4  # many runs stop early: n S_A is too high
+
+
+def test_tradeoff_map_when_every_verifier_costs_the_same():
+    # error = 1: every attempt fails whatever the verifier, so the cost map is flat; it
+    # gets one band around its value, and a mark at the right edge is labelled leftwards.
+    base = Workflow(steps=10, error=1.0, silent=0.0, attempts=20)
+    grid = verifiers.tradeoff_grid(base, [0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+    assert np.all(grid["attempts"] == 20.0) and np.all(grid["success"] == 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = verifiers.plot_tradeoff(grid, mark=Verifier(1.0, 1.0), title="Flat")
+    colorbar = fig.axes[3]
+    assert colorbar.get_ylim() == pytest.approx((19.5, 20.5))
+    label = next(t for t in fig.axes[0].texts if t.get_text() == "d = 1, f = 1")
+    assert label.get_horizontalalignment() == "right"
+    plt.close(fig)

@@ -187,6 +187,8 @@ class Workflow:
         g = self.give_up
         if g == 0.0:
             return self.S_A * self.steps
+        if g == 1.0:  # every step gives up: each run stops after its first step
+            return self.S_A
         # sum_{i<n} (1-g)^i = (1 - (1-g)^n) / g, written to stay accurate for tiny g.
         return self.S_A * -math.expm1(self.steps * math.log1p(-g)) / g
 

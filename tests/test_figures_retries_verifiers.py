@@ -1,6 +1,7 @@
 """Tables and figures of the retries and verifiers chapters: simulations against closed
 forms (within four standard errors), the retry ceiling, the trade-off grid."""
 
+import warnings
 from dataclasses import replace
 
 import matplotlib
@@ -135,3 +136,36 @@ def test_figures_have_labelled_axes_and_titles():
             if ax.get_label() != "<colorbar>":
                 assert ax.get_xlabel()
         plt.close(f)
+
+
+@pytest.mark.parametrize(("error", "cost"), [(0.0, 10.0), (1.0, 3.0)])
+def test_attempt_cost_when_every_run_costs_the_same(error, cost):
+    # No attempt ever fails (10 attempts per run) or every one does (3, then stop): the
+    # standard error is 0, so a gap is 0 when it agrees and infinite when it does not.
+    result = retries.attempt_cost(replace(BASE, error=error, silent=0.0), runs=50, seed=0)
+    assert result["se"] == 0.0 and result["simulated"] == result["closed"] == cost
+    assert result["gap_in_se"] == 0.0
+    assert result["no_stop_gap_in_se"] == (0.0 if error == 0.0 else -np.inf)
+
+
+def test_attempt_cost_measures_the_no_stop_gap_in_standard_errors():
+    result = retries.attempt_cost(replace(BASE, error=0.3), runs=500, seed=4)
+    expected = (result["simulated"] - result["no_stop"]) / result["se"]
+    assert result["no_stop_gap_in_se"] == pytest.approx(expected)
+    assert result["no_stop_gap_in_se"] < -4  # many runs stop early: n S_A is too high
+
+
+def test_tradeoff_map_when_every_verifier_costs_the_same():
+    # error = 1: every attempt fails whatever the verifier, so the cost map is flat; it
+    # gets one band around its value, and a mark at the right edge is labelled leftwards.
+    base = Workflow(steps=10, error=1.0, silent=0.0, attempts=20)
+    grid = verifiers.tradeoff_grid(base, [0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+    assert np.all(grid["attempts"] == 20.0) and np.all(grid["success"] == 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = verifiers.plot_tradeoff(grid, mark=Verifier(1.0, 1.0), title="Flat")
+    colorbar = fig.axes[3]
+    assert colorbar.get_ylim() == pytest.approx((19.5, 20.5))
+    label = next(t for t in fig.axes[0].texts if t.get_text() == "d = 1, f = 1")
+    assert label.get_horizontalalignment() == "right"
+    plt.close(fig)

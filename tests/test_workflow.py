@@ -168,3 +168,15 @@ def test_bad_horizon_refused(p):
         horizon(p)
     with pytest.raises(ValueError, match="target"):
         horizon(0.9, target=p)
+
+
+def test_expected_attempts_when_every_step_gives_up():
+    # r = 1 (every attempt fails, or the verifier rejects everything): each run spends
+    # its A attempts on the first step and stops there; log1p(-1) must not be reached.
+    for wf in (Workflow(steps=200, error=1.0, silent=0.0, attempts=20),
+               Workflow(steps=5, error=0.0, silent=0.0, attempts=3,
+                        verifier=Verifier(recall=1.0, false_reject=1.0))):
+        assert wf.give_up == 1.0
+        assert wf.expected_attempts() == wf.attempts
+        sim = wf.simulate(runs=50, seed=0)
+        assert sim.gave_up == 50 and sim.mean_attempts == wf.attempts

@@ -14,6 +14,7 @@ because a silent wrong answer is accepted like a right one and never retried.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
@@ -51,17 +52,31 @@ def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.9
     The simulated mean carries its standard error :math:`s/\sqrt{\text{runs}}` (``s`` the
     sample standard deviation of attempts per run, ``ddof=1``) and a normal interval
     :math:`\bar x \pm z\,\text{SE}`; ``gap_in_se`` is (simulated - closed) / SE.
-    Also returned: ``no_stop``, the cost :math:`n S_A` if no run ever stopped early.
+    Also returned: ``no_stop``, the cost :math:`n S_A` if no run ever stopped early, and
+    ``no_stop_gap_in_se``, (simulated - no_stop) / SE. When every run costs the same
+    (SE = 0, e.g. no attempt ever fails, or every one does) a gap is 0 if the two agree
+    and infinite if they do not.
     """
     if not isinstance(workflow, Workflow):
         raise ValueError(f"workflow must be a reliability.Workflow, got {workflow!r}")
     runs = _validate.whole("runs", runs, minimum=2)
     sim = workflow.simulate(runs=runs, seed=seed)
     mean, se, low, high = _mean_interval(sim, z_value(confidence))
-    closed = workflow.expected_attempts()
-    return {"closed": closed, "no_stop": workflow.S_A * workflow.steps, "simulated": mean,
+    closed, no_stop = workflow.expected_attempts(), workflow.S_A * workflow.steps
+    return {"closed": closed, "no_stop": no_stop, "simulated": mean,
             "se": se, "low": low, "high": high, "runs": runs,
-            "gap_in_se": (mean - closed) / se if se > 0 else 0.0}
+            "gap_in_se": _in_se(mean, closed, se),
+            "no_stop_gap_in_se": _in_se(mean, no_stop, se)}
+
+
+def _in_se(mean, reference, se):
+    """(mean - reference) / se; with se = 0 the runs all cost the same, so the gap is
+    0 when the two agree (to rounding) and infinite when they do not."""
+    if se > 0:
+        return (mean - reference) / se
+    if math.isclose(mean, reference, rel_tol=1e-9, abs_tol=1e-12):
+        return 0.0
+    return math.copysign(math.inf, mean - reference)
 
 
 def _mean_interval(sim, z):

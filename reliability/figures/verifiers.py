@@ -70,11 +70,15 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     (right), closed forms; ``mark`` is drawn as a point on both."""
     fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), sharey=True)
     x, y = grid["false_reject"], grid["recall"]
-    # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range.
+    # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range,
+    # or one band around their value when every verifier costs the same (say error = 1).
+    low, high = float(np.min(grid["attempts"])), float(np.max(grid["attempts"]))
+    cost_levels = 12 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
     for ax, key, cmap, label, fmt, levels in (
             (axes[0], "success", "cividis", "share of runs that succeed", "{:.0%}",
              np.linspace(0.0, 1.0, 11)),
-            (axes[1], "attempts", "cividis_r", "attempts per run (mean)", "{:.1f}", 12)):
+            (axes[1], "attempts", "cividis_r", "attempts per run (mean)", "{:.1f}",
+             cost_levels)):
         filled = ax.contourf(x, y, grid[key], levels=levels, cmap=cmap)
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
@@ -82,9 +86,12 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         fig.colorbar(filled, ax=ax, label=label,
                      format=plt.FuncFormatter(lambda v, _, f=fmt: f.format(v)))
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
+        # Label the mark on the side that stays inside the map.
+        right = mark.false_reject > (x.min() + x.max()) / 2
         ax.annotate(f"d = {mark.recall:g}, f = {mark.false_reject:g}",
-                    (mark.false_reject, mark.recall), xytext=(8, -14),
-                    textcoords="offset points", fontsize=8, color="black")
+                    (mark.false_reject, mark.recall), xytext=(-8 if right else 8, -14),
+                    ha="right" if right else "left", textcoords="offset points",
+                    fontsize=8, color="black")
         ax.set(xlabel="false rejection f (share of right answers rejected)")
         ax.grid(False)
     axes[0].set_ylabel("recall d (share of wrong answers caught)")

@@ -64,7 +64,7 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         for key in VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
         if cell.cell_type == "code":
-            cell.outputs = _merged_streams(cell.outputs)
+            cell.outputs = merged_streams(cell.outputs)
             for output in cell.get("outputs", []):
                 output.get("metadata", {}).pop("papermill", None)
                 # A widget view names a fresh random model id every run and cannot render
@@ -75,7 +75,7 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def _merged_streams(outputs):
+def merged_streams(outputs):
     """Join consecutive prints to the same stream: how the kernel chunks them depends on
     timing, so the stored notebook would otherwise differ between identical runs."""
     merged = []

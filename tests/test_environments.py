@@ -32,7 +32,7 @@ import pandas as pd
 import papermill
 import pytest
 
-from notebooks import ROOT, chapters
+from notebooks import ROOT, chapters, merged_streams
 
 pytestmark = pytest.mark.xdist_group(name="environments")
 
@@ -118,7 +118,8 @@ def _texts(cell, formats: dict[str, set[str]]) -> list[str]:
     from myst_nb.core.variables import format_plain_text
 
     texts = []
-    for output in cell.get("outputs", []):
+    # consecutive prints joined, as `make outputs` stores them
+    for output in merged_streams(cell.get("outputs", [])):
         if output.get("output_type") == "stream":
             texts.append(f"{output['name']}: {output['text']}")
         data = output.get("data", {})

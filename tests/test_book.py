@@ -1,5 +1,6 @@
 """The book builds from the stored outputs with every warning an error."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,29 @@ def test_every_chapter_has_a_page(built_book):
     assert (html / "index.html").exists()
     for path in chapters():
         assert (html / "chapters" / f"{path.stem}.html").exists(), path.name
+
+
+def test_launch_notebooks_show_the_numbers_the_page_shows(built_book):
+    """Every glued number, in order, as the page prints it and as the launch notebook's
+    prose gives it (both formatted from the same stored output)."""
+    import re
+
+    import launch_notebooks
+
+    _, html = built_book
+    bibliography = launch_notebooks.Bibliography.load()
+    for path in chapters():
+        page = (html / "chapters" / f"{path.stem}.html").read_text()
+        shown = re.findall(r'<span class="pasted-text">(.*?)</span>', page)
+        nb = json.loads(path.read_text())
+        chapter = launch_notebooks.Chapter(path, launch_notebooks.glued_values(
+            __import__("nbformat").reads(path.read_text(), as_version=4)), bibliography)
+        given = [chapter.glue(body) for cell in nb["cells"] if cell["cell_type"] == "markdown"
+                 for body in re.findall(r"\{glue(?::text)?\}`([^`]+)`", "".join(cell["source"]))]
+        assert [html_unescape(s) for s in shown] == given, path.name
+
+
+def html_unescape(text):
+    import html
+
+    return html.unescape(text)

@@ -1,0 +1,112 @@
+"""The notebooks behind the Binder, Colab and download buttons (``notebooks/``): generated
+from the chapters by ``make notebooks``, never edited by hand, readable in any Jupyter."""
+
+import ast
+import json
+import re
+
+import pytest
+
+import launch_notebooks
+from notebooks import ROOT, chapters
+
+CHAPTERS = chapters()
+IDS = [p.stem for p in CHAPTERS]
+
+
+def _launch(path):
+    return json.loads((launch_notebooks.NOTEBOOKS / path.name).read_text())
+
+
+def _source(cell):
+    return "".join(cell["source"])
+
+
+def test_launch_notebooks_are_up_to_date(tmp_path):
+    launch_notebooks.render_all(tmp_path)
+    fresh = {p.name: p.read_text() for p in tmp_path.glob("*.ipynb")}
+    committed = {p.name: p.read_text() for p in launch_notebooks.NOTEBOOKS.glob("*.ipynb")}
+    assert sorted(fresh) == sorted(committed) == [p.name for p in CHAPTERS]
+    stale = [name for name in fresh if fresh[name] != committed[name]]
+    assert not stale, f"notebooks/ is out of date with chapters/ for {stale}: run `make notebooks`"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_markdown_holds_no_myst_markup(path):
+    for cell in _launch(path)["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = _source(cell)
+        assert not re.search(r"\{[a-zA-Z][\w:-]*\}`", text), f"a MyST role is left: {text}"
+        assert not re.search(r"^\s*(`{3,}|:{3,})\{", text, re.M), f"a directive is left: {text}"
+        assert not re.search(r"^\([\w-]+\)=\s*$", text, re.M), f"a MyST target is left: {text}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_first_cell_installs_only_in_colab(path):
+    first = _launch(path)["cells"][0]
+    assert first["cell_type"] == "code" and len(first["source"]) <= 10, "one short cell"
+    tree = ast.parse(_source(first))
+    guards = [node for node in ast.walk(tree) if isinstance(node, ast.If)]
+    assert len(guards) == 1 and ast.unparse(guards[0].test) == "'google.colab' in sys.modules"
+    calls = [ast.unparse(n) for n in ast.walk(guards[0]) if isinstance(n, ast.Call)]
+    assert any("'pip', 'install'" in call for call in calls), "it installs with pip"
+    outside = [n for n in tree.body if n is not guards[0]]
+    assert not any("pip" in ast.unparse(n) and "install" in ast.unparse(n) for n in outside)
+    url, branch = launch_notebooks.repository()
+    assert f"git+{url}@{branch}" in _source(first), "the default source is _config.yml's"
+    assert launch_notebooks.SOURCE_VARIABLE in _source(first)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_the_code_is_the_chapters_code(path):
+    chapter = [_source(c) for c in json.loads(path.read_text())["cells"]
+               if c["cell_type"] == "code"]
+    launched = [re.sub(r"^# Solution to exercise \d+\n", "", _source(c))
+                for c in _launch(path)["cells"][1:] if c["cell_type"] == "code"]
+    assert launched == chapter
+    assert all(not c.get("outputs") for c in _launch(path)["cells"] if c["cell_type"] == "code")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_exercises_are_numbered_and_solutions_folded(path):
+    chapter = "".join(_source(c) for c in json.loads(path.read_text())["cells"])
+    markdown = "\n".join(_source(c) for c in _launch(path)["cells"]
+                         if c["cell_type"] == "markdown")
+    exercises = len(re.findall(r"^[`:]{3,}\{exercise\}", chapter, re.M))
+    assert re.findall(r"\*\*Exercise (\d+)\*\*", markdown) == [
+        str(n) for n in range(1, exercises + 1)]
+    solutions = len(re.findall(r"^[`:]{3,}\{solution(?:-start)?\}", chapter, re.M))
+    assert len(set(re.findall(r"<summary>(Solution to exercise \d+)</summary>", markdown))) \
+        == solutions
+    assert markdown.count("<details>") == markdown.count("</details>")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_citations_are_linked_text_with_a_reference_list(path):
+    chapter = "".join(_source(c) for c in json.loads(path.read_text())["cells"])
+    keys = {k.strip() for body in re.findall(r"\{cite(?::\w+)?\}`([^`]+)`", chapter)
+            for k in body.split(",")}
+    markdown = "\n".join(_source(c) for c in _launch(path)["cells"]
+                         if c["cell_type"] == "markdown")
+    bibliography = launch_notebooks.Bibliography.load()
+    for key in keys:
+        url, label = bibliography.url(key), bibliography.label(key)
+        cited = f"[{label}]({url})" if url else label
+        assert cited in markdown, f"{key} is not cited as {cited}"
+        assert bibliography.reference(key) in markdown, f"{key} is not in the references"
+    assert ("## References" in markdown) == bool(keys)
+
+
+def test_a_role_without_a_rendering_is_refused(tmp_path):
+    chapter = launch_notebooks.Chapter(tmp_path / "x.ipynb", {}, launch_notebooks.Bibliography())
+    with pytest.raises(ValueError, match="teach scripts/launch_notebooks.py"):
+        chapter.prose("a {mystery}`role` here")
+    with pytest.raises(ValueError, match="which no stored output glues"):
+        chapter.prose("{glue:text}`missing:.1f`")
+
+
+def test_a_number_at_the_start_of_a_line_does_not_become_a_list(tmp_path):
+    chapter = launch_notebooks.Chapter(tmp_path / "x.ipynb", {"n": "6"},
+                                       launch_notebooks.Bibliography())
+    assert chapter.prose("raises all\n{glue:text}`n:d`. GPT-4") == "raises all\n6\\. GPT-4"

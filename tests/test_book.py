@@ -58,3 +58,19 @@ def html_unescape(text):
     import html
 
     return html.unescape(text)
+
+
+def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
+    import zipfile
+
+    _, html = built_book
+    committed = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert [p.name for p in committed] == [p.name for p in chapters()]
+    with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
+        names = sorted(archive.namelist())
+        assert names == [f"agent-reliability-notebooks/{p.name}" for p in committed]
+        for path in committed:
+            assert archive.read(f"agent-reliability-notebooks/{path.name}") == path.read_bytes()
+            assert (html / "notebooks" / path.name).read_bytes() == path.read_bytes()
+    intro = (html / "book" / "intro.html").read_text()
+    assert 'href="../agent-reliability-notebooks.zip"' in intro, "the landing page links it"

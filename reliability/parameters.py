@@ -132,9 +132,10 @@ CHAPTERS: dict[str, ChapterParameters] = {
                 "seed": SEED}),
 
     "07_budgets_and_loops": ChapterParameters(
+        # runs: 20_000 tasks at 20 tenacity attempts each already take about 15 s.
         ranges={"step_limit": Number(1, 200, whole=True),
                 "median_steps": Number(1.0, 100.0), "spread": Number(0.0, 3.0),
-                "stuck": PROBABILITY, "runs": Number(1, 100_000, whole=True),
+                "stuck": PROBABILITY, "runs": Number(1, 20_000, whole=True),
                 "flaky_error": PROBABILITY, "attempts": Number(1, 20, whole=True),
                 "seed": SEED}),
 

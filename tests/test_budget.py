@@ -226,8 +226,29 @@ def test_same_seed_same_tasks():
     assert np.array_equal(gen.lengths, a.lengths)
 
 
+def test_no_spread_means_every_sound_task_needs_the_median_rounded_up():
+    # Chapter 7 accepts spread = 0 (no variation) and stuck = 1 (every task loops).
+    for median in (1.0, 3.0, 6.0, 6.2, 7.0, 100.0):
+        mix = TaskMix(median=median, spread=0.0, stuck=0.0)
+        need = math.ceil(median)
+        assert np.all(mix.simulate(200, seed=1).lengths == need)
+        limits = np.arange(1, 120)
+        assert np.array_equal(mix.hit_share(limits), (limits < need).astype(float))
+        assert mix.simulate(200, seed=1).hits(need)["hits"] == 0
+    mix = TaskMix(median=6.0, spread=0.0, stuck=0.25)
+    assert mix.hit_share(5) == pytest.approx(1.0) and mix.hit_share(6) == pytest.approx(0.25)
+
+
+def test_when_every_task_is_stuck_every_limit_is_hit_by_every_task():
+    mix = TaskMix(stuck=1.0)
+    assert np.all(mix.hit_share(np.arange(1, 50)) == 1.0)
+    hits = mix.simulate(300, seed=2).hits(12)
+    assert hits["hits"] == hits["stuck"] == 300 and hits["cut_short"] == 0
+    assert hits["share"] == hits["high"] == 1.0
+
+
 @pytest.mark.parametrize("kwargs, name", [({"median": 0}, "median"), ({"spread": -1}, "spread"),
-                                          ({"stuck": 1.0}, "stuck"), ({"stuck": -0.1}, "stuck"),
+                                          ({"stuck": 1.5}, "stuck"), ({"stuck": -0.1}, "stuck"),
                                           ({"median": None}, "median")])
 def test_bad_task_mixes_are_refused(kwargs, name):
     with pytest.raises(ValueError, match=name):

@@ -334,3 +334,37 @@ def test_chat_adapter_turns_an_array_of_arguments_into_a_malformed_call():
     assert [e.kind for e in t.events if e.source == "tool"] == ["400", "400"]
     with pytest.raises(ValueError, match="agent"):
         run_episode(agent=object())
+
+
+def test_dashboard_figure_draws_runs_that_never_answer():
+    # Chapter 9 at max_turns=1: no run reaches submit_answer, so the validator sees no
+    # answer; the panel says so instead of asking for a Wilson interval of 0 trials.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from reliability.figures import lab as figs
+
+    dash = measure_own(Scenario(profile="weak", max_turns=1), ALL, cases=3, runs_per_case=2,
+                       seed=1)
+    assert dash.answers == 0 and dash.rejected_share == 0.0
+    fig = figs.plot_dashboard(dash, title="one turn a run")
+    assert fig.axes[1].get_title() == "answers rejected by validation: 0 of 0"
+    assert "no answers to count" in [t.get_text() for t in fig.axes[1].texts]
+    plt.close(fig)
+
+
+def test_failure_ladder_runs_at_the_chapters_turn_limit():
+    # Chapter 9 sets max_turns for the whole chapter; the ladder used to keep 6 turns while
+    # the closed form beside it used the chapter's limit.
+    from reliability.lab import failure_ladder
+
+    assert failure_ladder(runs=30, seed=4, max_turns=6)["transient 503"]["baseline"] == \
+        failure_ladder(runs=30, seed=4)["transient 503"]["baseline"]
+    runs = 600
+    row = failure_ladder(runs=runs, seed=5, fault_rate=0.6, max_turns=10)["transient 503"]
+    expected = transient_success(0.6, 10)
+    assert abs(row["baseline"].rate - expected) < 4 * binomial_standard_error(expected, runs)
+    short = failure_ladder(runs=20, seed=5, max_turns=1)
+    assert all(row["baseline"].successes == 0 for row in short.values())

@@ -115,3 +115,28 @@ def test_bad_providers_and_alert_inputs_are_refused():
     with pytest.raises(ValueError, match="baseline_shares"):
         rung_alerts([1, 2], 3, [0.5])
     assert len(REASONS) == 7
+
+
+def test_the_outage_figure_says_when_there_is_no_outage_and_no_traffic():
+    # Chapter 8 at outage_hours=0 and conversations=1: the title must not claim an outage,
+    # and a window with no request in it says so rather than showing two blank panels.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from reliability.figures import ladder as figures
+
+    calm = Scenario(outage_hours=0.0)
+    one = simulate_day(calm, conversations=1, seed=0)
+    fig = figures.plot_outage(one, one, start=8.0, end=14.0)
+    assert fig._suptitle.get_text() == "No outage: a breaker has nothing to do"
+    in_window = np.any((one.time >= 8 * 3600) & (one.time < 14 * 3600))
+    notes = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert notes == ([] if in_window else ["no requests in this window"] * 2)
+    plt.close(fig)
+    busy = simulate_day(Scenario(outage_hours=2.0), conversations=200, seed=0)
+    fig = figures.plot_outage(busy, busy, start=8.0, end=16.0)
+    assert fig._suptitle.get_text().startswith("Without a breaker")
+    assert not [t for ax in fig.axes for t in ax.texts]
+    plt.close(fig)

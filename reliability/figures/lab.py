@@ -196,11 +196,15 @@ def plot_dashboard(dash, *, title: str):
             (axes[0, 1], axes[1, 0]),
             ((dash.rejected, dash.answers, "answers rejected by validation", "answers"),
              (dash.turn_limited, dash.runs, "runs that hit the turn limit", "runs"))):
-        low, high = wilson_interval(count, total)
-        share = count / total if total else 0.0
-        ax.bar([0], [share], color=PALETTE["orange"], width=0.5)
-        ax.errorbar([0], [share], yerr=[[share - low], [high - share]], fmt="none",
-                    color="black", capsize=4)
+        if total:
+            low, high = wilson_interval(count, total)
+            share = count / total
+            ax.bar([0], [share], color=PALETTE["orange"], width=0.5)
+            ax.errorbar([0], [share], yerr=[[share - low], [high - share]], fmt="none",
+                        color="black", capsize=4)
+        else:   # no answer reached the validator (e.g. one turn a run): no share to draw
+            high = 0.0
+            ax.text(0, 0.05, f"no {what} to count", ha="center", va="center", fontsize=9)
         ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=f"share of {what}",
                title=f"{label}: {count} of {total}")
         ax.set_xticks([])

@@ -47,11 +47,15 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
                title=f"{label}: {report.waiting_hours:,.1f} worker-hours waiting, "
                      f"{report.primary_calls:,} calls to the primary")
         percent_axis(ax.yaxis)
+        if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
+            ax.text(0.5, 0.5, "no requests in this window", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9)
     axes[1].set_xlabel("hour of the day (shaded: the primary is down)")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
     fig.suptitle("Without a breaker the outage burns the time budget; with one, "
-                 "the other provider answers", fontsize=11)
+                 "the other provider answers" if s.outage_hours > 0 else
+                 "No outage: a breaker has nothing to do", fontsize=11)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 

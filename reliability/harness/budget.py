@@ -342,8 +342,10 @@ class TaskMix:
     share of stuck tasks.
 
     median : m, the median steps a task needs (> 0).
-    spread : s, the standard deviation of ln Y (> 0).
-    stuck : q, the share of tasks that loop and never finish, in [0, 1).
+    spread : s, the standard deviation of ln Y (>= 0; 0: every sound task needs exactly
+        :math:`\\lceil m \\rceil` steps).
+    stuck : q, the share of tasks that loop and never finish, in [0, 1] (1: all of them,
+        so every limit is hit by every task).
     """
 
     median: float = 6.0
@@ -352,17 +354,21 @@ class TaskMix:
 
     def __post_init__(self):
         object.__setattr__(self, "median", _positive("median", self.median))
-        object.__setattr__(self, "spread", _positive("spread", self.spread))
-        stuck = _validate.probability("stuck", self.stuck)
-        if stuck >= 1.0:
-            raise ValueError(f"stuck must be in [0, 1), got {self.stuck!r}")
-        object.__setattr__(self, "stuck", stuck)
+        spread = self.spread
+        if (not isinstance(spread, numbers.Real) or isinstance(spread, bool)
+                or not math.isfinite(float(spread)) or float(spread) < 0):
+            raise ValueError(f"spread must be a finite number >= 0, got {spread!r}")
+        object.__setattr__(self, "spread", float(spread))
+        object.__setattr__(self, "stuck", _validate.probability("stuck", self.stuck))
 
     def cut_short(self, limits):
         """Closed form: share of all tasks that are legitimate and need more than ``limit``
         steps, :math:`(1 - q)(1 - \\Phi((\\ln L - \\ln m) / s))`."""
         limits = _validate.whole_array("limits", limits, minimum=1).astype(float)
-        tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
+        if self.spread == 0:   # no spread: a sound task needs exactly ceil(m) steps
+            tail = (limits < math.ceil(self.median)).astype(float)
+        else:
+            tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
         return _plain((1.0 - self.stuck) * tail)
 
     def hit_share(self, limits):
@@ -375,6 +381,8 @@ class TaskMix:
         rng = _validate.generator(seed)
         stuck = rng.random(runs) < self.stuck
         needed = np.ceil(rng.lognormal(math.log(self.median), self.spread, runs))
+        if self.spread == 0:   # exp(log(m)) may land a hair above a whole m
+            needed = np.full(runs, float(math.ceil(self.median)))
         lengths = np.where(stuck, 0, np.maximum(needed, 1)).astype(np.int64)
         return LengthSample(lengths=lengths, stuck=stuck)
 

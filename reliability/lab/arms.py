@@ -291,10 +291,12 @@ FAILURE_LADDER = {
 }
 
 
-def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None) -> dict:
+def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None,
+                   max_turns: int | None = None) -> dict:
     """For each failure class: baseline, mismatched and matched arms over the same seeds.
 
-    ``fault_rate`` overrides the transient scenario's injected rate. Returns
+    ``fault_rate`` overrides the transient scenario's injected rate and ``max_turns`` every
+    scenario's turn limit (default: :class:`Scenario`'s). Returns
     ``{class: {"baseline", "mismatched", "matched": ArmResult, "gap": Gap, "miss": Gap}}``.
     """
     rows = {}
@@ -302,6 +304,8 @@ def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None) 
         settings = dict(settings)
         if fault_rate is not None and "fault_rate" in settings:
             settings["fault_rate"] = fault_rate
+        if max_turns is not None:
+            settings["max_turns"] = max_turns
         arms = ablation(Scenario(**settings), {
             "baseline": Guardrails(),
             f"+{mismatched.replace('_', ' ')} (mismatched)": Guardrails.only(mismatched),

@@ -266,7 +266,22 @@ def drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
+def repository_substitutions(app, config):
+    """``{{ pip_install }}`` for the prose: the install command for the repository named in
+    _config.yml, so the address is typed in one place only."""
+    options = config.html_theme_options
+    url = options.get("repository_url", "").rstrip("/")
+    branch = options.get("repository_branch", "main")
+    config.myst_substitutions = {
+        **(config.myst_substitutions or {}),
+        "pip_install": f'`pip install "git+{url}@{branch}"`',
+        "repository_url": url,
+    }
+
+
 def setup(app):
+    # after sphinx-book-theme has read `repository` from the config (default priority 500)
+    app.connect("config-inited", repository_substitutions, priority=900)
     app.connect("doctree-resolved", run_this_chapter)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)

@@ -129,7 +129,10 @@ class SelfConditioning:
 
     def fixed_point(self) -> float:
         """Long-run error rate: ``e_0 / (1 - g N / (L + N))`` with a window,
-        ``e_0 / (1 - g)`` with the full history (``1`` if that would exceed it)."""
+        ``e_0 / (1 - g)`` with the full history (``1`` if that would exceed it).
+        With ``e_0 = 0`` no error ever starts, so the long-run rate is 0 for every gain."""
+        if self.base_error == 0.0:
+            return 0.0
         if self.window is None:
             weight = 1.0
         else:

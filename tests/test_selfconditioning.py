@@ -104,3 +104,10 @@ def test_same_seed_same_trajectories():
 def test_bad_inputs_are_refused_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("clean_context, window", [(0, None), (10, None), (0, 5)])
+def test_no_base_error_means_no_errors_even_at_full_gain(clean_context, window):
+    model = SelfConditioning(base_error=0.0, gain=1.0, clean_context=clean_context, window=window)
+    assert model.fixed_point() == 0.0
+    assert not model.expected_error(50).any()

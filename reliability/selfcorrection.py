@@ -109,10 +109,33 @@ class Revision:
         """
         p0 = _validate.probability("initial", initial)
         k = _validate.whole("rounds", rounds, minimum=0)
-        mk = np.linalg.matrix_power(self.matrix(), k)
+        if k <= _EXACT_POWER:
+            mk = np.linalg.matrix_power(self.matrix(), k)
+        else:
+            mk = self._closed_power(k)
         return {"right_kept": float(p0 * mk[0, 0]), "right_to_wrong": float(p0 * mk[0, 1]),
                 "wrong_to_right": float((1 - p0) * mk[1, 0]),
                 "wrong_kept": float((1 - p0) * mk[1, 1])}
+
+    def _closed_power(self, k: int) -> np.ndarray:
+        """``M^k`` from the closed form: each row sums to 1 however large ``k`` is (repeated
+        squaring drifts, e.g. rows summing to 1.02 at 10^15 rounds)."""
+        a, b = self.break_rate, self.fix_rate
+        s = a + b
+        if s == 0.0:
+            return np.eye(2)
+        lam = self.contraction
+        # lambda = -1 (a = b = 1) alternates exactly; otherwise |lambda| < 1 and
+        # lambda^k underflows quietly to 0 for large k.
+        decay = (1.0 if k % 2 == 0 else -1.0) if lam == -1.0 else lam ** k
+        right_to_wrong, wrong_to_right = a * (1.0 - decay) / s, b * (1.0 - decay) / s
+        return np.array([[1.0 - right_to_wrong, right_to_wrong],
+                         [wrong_to_right, 1.0 - wrong_to_right]])
+
+
+# Up to this many rounds ``fates`` keeps the exact matrix product (the chapters' numbers);
+# beyond it the closed form, which cannot drift.
+_EXACT_POWER = 64
 
 
 @dataclass(frozen=True)
@@ -193,7 +216,14 @@ def loop_limit(revision: Revision, initial: float, arbiter: Arbiter | None = Non
     arbiter = _check(revision, arbiter)
     if arbiter == _ALWAYS_REVISE:
         pi = revision.fixed_point
-        return p0 if pi is None else pi
+        if pi is None:
+            return p0
+        if revision.contraction == -1.0 and p0 != pi:
+            raise ValueError(
+                f"revision with break_rate = fix_rate = 1 flips every answer each round, so "
+                f"accuracy alternates between {p0:g} and {1.0 - p0:g} for ever and has no limit; "
+                "use loop_accuracy with a finite number of rounds")
+        return pi
     q = _open_chain(revision, arbiter)
     try:
         visits = np.linalg.solve((np.eye(2) - q).T, np.array([p0, 1.0 - p0]))

@@ -1,6 +1,7 @@
 """The self-correction chain: closed forms against seeded simulation, fits against the
 published numbers they were fitted to, the data files' sources, and refused inputs."""
 
+import math
 import numpy as np
 import pandas as pd
 import pytest
@@ -158,3 +159,22 @@ def test_published_fates_add_up_and_agree_with_the_round_two_accuracy():
     before, after = (row.loc[c, "value"] / 100 for c in ("Standard Prompting",
                                                          "Self-Correct (round 2)"))
     assert before - FATES["right_to_wrong"] + FATES["wrong_to_right"] == pytest.approx(after)
+
+
+# --- the edges: very many rounds and the oscillating chain ---------------------------------
+
+@pytest.mark.parametrize("rounds", [65, 10**6, 10**15, 10**18])
+@pytest.mark.parametrize("rates", [(0.1, 0.2), (0.3, 0.9), (1.0, 1.0), (0.0, 0.0), (1.0, 0.0)])
+def test_fates_stay_shares_at_any_round_count(rates, rounds):
+    rev = Revision(*rates)
+    fates = rev.fates(0.7, rounds)
+    assert math.isclose(sum(fates.values()), 1.0, abs_tol=1e-12)
+    assert all(0.0 <= v <= 1.0 for v in fates.values())
+    assert math.isclose(fates["right_kept"] + fates["wrong_to_right"], rev.accuracy(0.7, rounds),
+                        abs_tol=1e-12)
+
+
+def test_an_oscillating_chain_has_no_limit():
+    with pytest.raises(ValueError, match="no limit"):
+        loop_limit(Revision(1, 1), 0.7)
+    assert loop_limit(Revision(1, 1), 0.5) == 0.5  # it alternates between 0.5 and 0.5

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+__all__ = ["SystemClock", "ManualClock"]
+
 
 class SystemClock:
     """Wall time from ``time.monotonic``; ``sleep`` really sleeps."""

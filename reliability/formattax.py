@@ -60,6 +60,12 @@ class Regime:
     compliance: float
     accuracy: float
 
+    def __post_init__(self):
+        _validate.text("name", self.name)
+        object.__setattr__(self, "compliance",
+                           _validate.probability("compliance", self.compliance))
+        object.__setattr__(self, "accuracy", _validate.probability("accuracy", self.accuracy))
+
     @property
     def valid_and_right(self) -> float:
         """Replies a strict parser accepts *and* that are right: ``c a``."""
@@ -148,6 +154,12 @@ class RegimeSimulation:
     right: int
     valid_and_right: int
     invalid_and_right: int
+
+    def __post_init__(self):
+        _validate.instance("regime", self.regime, Regime)
+        runs = _validate.whole("runs", self.runs, minimum=1)
+        for name in ("valid", "right", "valid_and_right", "invalid_and_right"):
+            _validate.whole(name, getattr(self, name), minimum=0, maximum=runs)
 
     def rate(self, what: str) -> float:
         """``what`` is ``"valid"``, ``"right"`` or ``"valid_and_right"`` (share of all runs)."""
@@ -302,6 +314,12 @@ class OrderSimulation:
     answer_right: int
     reasoning_right: int
     agree: int
+
+    def __post_init__(self):
+        _validate.text("order", self.order, choices=ORDERS)
+        runs = _validate.whole("runs", self.runs, minimum=1)
+        for name in ("answer_right", "reasoning_right", "agree"):
+            _validate.whole(name, getattr(self, name), minimum=0, maximum=runs)
 
     @property
     def accuracy(self) -> float:

@@ -26,6 +26,8 @@ whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]`
 from __future__ import annotations
 
 import math
+import numbers
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,6 +60,19 @@ class PassCurves:
     trials: int = 0
     confidence: float = 0.95
 
+    def __post_init__(self):
+        _validate.numeric_array("k", self.k, kind="whole", ndim=1, minimum=1)
+        for name in ("pass_at", "pass_at_low", "pass_at_high", "pass_hat", "pass_hat_low",
+                     "pass_hat_high"):
+            value = getattr(self, name)
+            _validate.numeric_array(name, value, ndim=1, minimum=0.0)
+            if np.shape(value) != np.shape(self.k) or np.any(np.asarray(value) > 1 + 1e-9):
+                raise ValueError(f"{name} must hold one rate in [0, 1] per k "
+                                 f"({np.size(self.k)} of them), got {value!r}")
+        _validate.whole("tasks", self.tasks, minimum=0)
+        _validate.whole("trials", self.trials, minimum=0)
+        _validate.confidence(self.confidence)
+
     def table(self):
         """The curves as a pandas DataFrame indexed by k, rounded to three places."""
         import pandas as pd
@@ -70,6 +85,9 @@ class PassCurves:
 
 
 def _outcome_matrix(outcomes) -> np.ndarray:
+    if isinstance(outcomes, (str, bytes)) or outcomes is None:
+        raise ValueError(f"outcomes must be a tasks x trials matrix of booleans or 0/1, "
+                         f"got {outcomes!r}")
     array = np.asarray(outcomes)
     if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
         raise ValueError(f"outcomes must be a tasks x trials matrix (2-D, at least 1 x 1), "
@@ -102,6 +120,8 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     resamples = _validate.whole("resamples", resamples, minimum=1)
     rng = _validate.generator(seed)
     tasks, trials = matrix.shape
+    _validate.size("resamples x tasks", resamples * tasks, limit=_validate.MAX_CELLS)
+    _validate.size("tasks x trials", tasks * trials, limit=_validate.MAX_CELLS // 10)
     successes = matrix.sum(axis=1)
     ks = np.arange(1, trials + 1)
     per_task = {
@@ -131,6 +151,18 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
 
 # --- a model of the task set ------------------------------------------------------------
 
+# Components of one mix: each closed form walks all of them for every k.
+_MAX_COMPONENTS = 10_000
+
+
+def _all_numbers(values) -> bool:
+    """A number or a flat sequence / array of numbers (no strings, booleans or None)."""
+    if isinstance(values, (str, bytes)) or values is None:
+        return False
+    array = np.asarray(values)
+    return array.dtype != bool and (np.issubdtype(array.dtype, np.integer)
+                                    or np.issubdtype(array.dtype, np.floating))
+
 @dataclass(frozen=True)
 class TaskMix:
     r"""A task set whose per-task success chance :math:`p` is a mixture of components.
@@ -153,17 +185,20 @@ class TaskMix:
     concentrations: tuple = (math.inf,)
 
     def __post_init__(self):
+        if not _all_numbers(self.weights):
+            raise ValueError(f"weights must be non-negative numbers with a positive sum, got "
+                             f"{self.weights!r}")
         weights = np.atleast_1d(np.asarray(self.weights, dtype=float))
         means = np.atleast_1d(_validate.probability_array("means", self.means))
-        try:
-            conc = np.atleast_1d(np.asarray(self.concentrations, dtype=float))
-        except (TypeError, ValueError):
+        if not _all_numbers(self.concentrations):
             raise ValueError(f"concentrations must be positive numbers or inf, got "
-                             f"{self.concentrations!r}") from None
+                             f"{self.concentrations!r}")
+        conc = np.atleast_1d(np.asarray(self.concentrations, dtype=float))
         if not (weights.ndim == means.ndim == conc.ndim == 1
                 and weights.size == means.size == conc.size >= 1):
             raise ValueError("weights, means and concentrations must be three sequences of "
                              "one equal length >= 1")
+        _validate.size("components", weights.size, limit=_MAX_COMPONENTS)
         if np.any(~np.isfinite(weights)) or np.any(weights < 0) or weights.sum() <= 0:
             raise ValueError(f"weights must be non-negative with a positive sum, got "
                              f"{self.weights!r}")
@@ -195,6 +230,7 @@ class TaskMix:
     def _moment(self, k, *, of_failure: bool) -> np.ndarray:
         k = _validate.whole_array("k", k, minimum=0).astype(float)
         w, m, s = self._arrays()
+        _validate.size("k values x components", k.size * w.size, limit=_validate.MAX_CELLS // 10)
         m = 1.0 - m if of_failure else m
         kk = k[..., None]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -228,7 +264,7 @@ class TaskMix:
 
     def sample(self, tasks: int, seed=0) -> np.ndarray:
         """Per-task success chances for ``tasks`` tasks drawn from the mix (seeded)."""
-        tasks = _validate.whole("tasks", tasks, minimum=1)
+        tasks = _validate.whole("tasks", tasks, minimum=1, maximum=_validate.MAX_CELLS)
         rng = _validate.generator(seed)
         w, m, s = self._arrays()
         component = rng.choice(w.size, size=tasks, p=w)
@@ -245,6 +281,7 @@ class TaskMix:
         tasks = _validate.whole("tasks", tasks, minimum=1)
         trials = _validate.whole("trials", trials, minimum=1)
         rng = _validate.generator(seed)
+        _validate.size("tasks x trials", tasks * trials, limit=_validate.MAX_CELLS)
         p = self.sample(tasks, rng)
         return rng.random((tasks, trials)) < p[:, None]
 
@@ -270,6 +307,13 @@ class Fit:
     mix: TaskMix
     family: str
     residuals: tuple
+
+    def __post_init__(self):
+        _validate.instance("mix", self.mix, TaskMix)
+        _validate.text("family", self.family, choices=_FAMILIES)
+        _validate.sequence("residuals", self.residuals, of=numbers.Real, what="numbers",
+                           minimum=1)
+        _validate.numeric_array("residuals", self.residuals, ndim=1)
 
     @property
     def largest_miss(self) -> float:
@@ -337,6 +381,10 @@ def standard_error_bound(values, tasks: int) -> np.ndarray:
     return np.sqrt(values * (1.0 - values) / tasks)
 
 
+# Grid points of the linear programme (its columns).
+_MAX_GRID = 100_001
+
+
 def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001):
     r"""The lowest and highest pass^k over every task-set distribution of :math:`p` on
     [0, 1] whose :math:`\mathbb{E}[p^j]` lies within ``tolerance`` of ``values[j - 1]``.
@@ -351,7 +399,10 @@ def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001):
     """
     values = _published_values(values)
     k = _validate.whole("k", k, minimum=1)
-    grid = _validate.whole("grid", grid, minimum=3)
+    grid = _validate.whole("grid", grid, minimum=3, maximum=_MAX_GRID)
+    if not _all_numbers(tolerance) or np.ndim(tolerance) > 1 or np.size(tolerance) not in (
+            1, values.size):
+        raise ValueError(f"tolerance must be >= 0 (one number or one per value), got {tolerance!r}")
     tol = np.broadcast_to(np.asarray(tolerance, dtype=float), values.shape)
     if np.any(~np.isfinite(tol)) or np.any(tol < 0):
         raise ValueError(f"tolerance must be >= 0 (one number or one per value), got {tolerance!r}")
@@ -383,6 +434,11 @@ def extrapolate(values, k: int = 8, *, tasks: int | None = None, rounding: float
     correlated and are here allowed to move independently.
     """
     values = _published_values(values)
+    k = _validate.whole("k", k, minimum=1)
+    rounding = _validate.real("rounding", rounding, minimum=0.0)
+    spread = _validate.real("spread", spread, minimum=0.0)
+    if tasks is not None:
+        tasks = _validate.whole("tasks", tasks, minimum=1)
     fit = fit_task_mix(values)
     sampling = None
     if tasks is not None:
@@ -403,7 +459,7 @@ def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
     """
     if not isinstance(mix, TaskMix):
         raise ValueError(f"mix must be a TaskMix, got {mix!r}")
-    trials = _validate.whole("trials", trials, minimum=1)
+    trials = _validate.whole("trials", trials, minimum=1, maximum=_validate.MAX_LOOP)
     k = _validate.whole("k", k, minimum=1, maximum=trials)
     pmf = mix._count_pmf(trials)
     estimate = pass_hat_k(trials, np.arange(trials + 1), k)
@@ -414,6 +470,8 @@ def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
 def half_width(mix: TaskMix, k: int, tasks, trials: int, confidence: float = 0.95):
     r"""Normal-approximation half-width of the pass^k interval from ``tasks`` tasks,
     :math:`z \sqrt{\operatorname{Var}(X) / T}` with :func:`estimator_variance`."""
+    if not isinstance(mix, TaskMix):
+        raise ValueError(f"mix must be a TaskMix, got {mix!r}")
     tasks = _validate.whole_array("tasks", tasks, minimum=1)
     value = z_value(confidence) * np.sqrt(estimator_variance(mix, k, trials) / tasks)
     return float(value) if np.ndim(value) == 0 else value
@@ -427,8 +485,12 @@ def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -
     More trials per task shrink only the trial part of the variance: past a few times
     ``k`` the spread between tasks dominates and only more tasks help.
     """
+    if not isinstance(mix, TaskMix):
+        raise ValueError(f"mix must be a TaskMix, got {mix!r}")
     width = _validate.open_probability("width", width, example="0.1")
     trials = _validate.whole_array("trials", np.atleast_1d(trials), minimum=1)
+    _validate.whole("trials", int(trials.max()), maximum=_validate.MAX_LOOP)
+    _validate.size("number of trials values", trials.size, limit=1_000)
     z = z_value(confidence)
     tasks = np.array([max(1, math.ceil((2 * z) ** 2 * estimator_variance(mix, k, int(n))
                                        / width ** 2)) for n in trials], dtype=np.int64)
@@ -446,6 +508,9 @@ def published_table(table):
     """
     import pandas as pd
 
+    if not isinstance(table, (pd.DataFrame, str, os.PathLike)) or (
+            not isinstance(table, pd.DataFrame) and not os.path.isfile(table)):
+        raise ValueError(f"table must be a DataFrame or the path of a CSV file, got {table!r}")
     where = "the table" if isinstance(table, pd.DataFrame) else f"the table at {table}"
     table = table if isinstance(table, pd.DataFrame) else pd.read_csv(table)
     missing = {"paper", "arxiv", "where", "metric", "value", "unit"} - set(table.columns)

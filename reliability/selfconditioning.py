@@ -52,6 +52,11 @@ class TrajectorySimulation:
 
     errors: np.ndarray
 
+    def __post_init__(self):
+        _validate.numeric_array("errors", self.errors, kind="bool", ndim=2)
+        if self.errors.shape[0] < 1:
+            raise ValueError(f"errors must hold at least one run, got shape {self.errors.shape}")
+
     @property
     def runs(self) -> int:
         return int(self.errors.shape[0])
@@ -112,7 +117,7 @@ class SelfConditioning:
 
     def expected_error(self, steps: int) -> np.ndarray:
         """``m_t`` for ``t = 1..steps`` by the exact mean recursion (module docstring)."""
-        steps = _validate.whole("steps", steps, minimum=1)
+        steps = _validate.whole("steps", steps, minimum=1, maximum=_validate.MAX_LOOP)
         m = np.empty(steps)
         running = np.zeros(steps + 1)  # running[t] = m_1 + ... + m_t
         for t in range(1, steps + 1):
@@ -146,7 +151,7 @@ class SelfConditioning:
         :math:`m^\ast - g^2 m^\ast \Gamma(t-1+g)/(\Gamma(1+g)\Gamma(t))`, and :math:`m_1 = e_0`."""
         if self.window is not None or self.clean_context != 0 or self.gain >= 1.0:
             raise ValueError("the closed form needs window=None, clean_context=0 and gain < 1")
-        steps = _validate.whole("steps", steps, minimum=1)
+        steps = _validate.whole("steps", steps, minimum=1, maximum=_validate.MAX_CELLS)
         g, star = self.gain, self.base_error / (1.0 - self.gain)
         t = np.arange(1, steps + 1, dtype=float)
         out = np.full(steps, self.base_error)
@@ -159,7 +164,7 @@ class SelfConditioning:
         """First step whose expected accuracy ``1 - m_t`` falls below ``target``, or
         ``None`` if it does not within ``max_steps``."""
         target = _validate.probability("target", target)
-        max_steps = _validate.whole("max_steps", max_steps, minimum=1)
+        max_steps = _validate.whole("max_steps", max_steps, minimum=1, maximum=_validate.MAX_LOOP)
         below = np.flatnonzero(self.expected_accuracy(max_steps) < target)
         return int(below[0]) + 1 if below.size else None
 
@@ -172,15 +177,20 @@ class SelfConditioning:
         ``clear_history=True`` resumes with an empty history instead (a clean context).
         Returns only the new steps. The expectation recursion is not used.
         """
-        steps = _validate.whole("steps", steps, minimum=1)
+        steps = _validate.whole("steps", steps, minimum=1, maximum=_validate.MAX_LOOP)
         runs = _validate.whole("runs", runs, minimum=1)
+        clear_history = _validate.flag("clear_history", clear_history)
         rng = _validate.generator(seed)
         if history is None or clear_history:
             past = np.zeros((runs, 0), dtype=bool)
         else:
-            past = np.asarray(history)
-            if past.dtype != bool or past.ndim != 2 or past.shape[0] != runs:
-                raise ValueError(f"history must be a boolean array of shape (runs={runs}, h)")
+            past = np.asarray(history) if not isinstance(history, (str, bytes)) else None
+            if past is None or past.dtype != bool or past.ndim != 2 or past.shape[0] != runs:
+                raise ValueError(f"history must be a boolean array of shape (runs={runs}, h), "
+                                 f"got {history!r}")
+        # A record of runs x (h + steps) booleans and one of int64 counts are held at once.
+        _validate.size("runs x (history + steps)", runs * (past.shape[1] + steps),
+                       limit=_validate.MAX_CELLS)
         record = np.concatenate([past, np.zeros((runs, steps), dtype=bool)], axis=1)
         start = past.shape[1]
         # Running error counts make each step's visible count an O(1) difference.

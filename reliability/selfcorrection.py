@@ -197,6 +197,7 @@ def loop_accuracy(revision: Revision, initial: float, rounds, arbiter: Arbiter |
     arbiter = _check(revision, arbiter)
     p0 = _validate.probability("initial", initial)
     ks = _validate.whole_array("rounds", rounds, minimum=0)
+    _validate.whole("rounds", int(ks.max(initial=0)), minimum=0, maximum=_validate.MAX_LOOP)
     states = _open_states(revision, p0, arbiter, int(ks.max(initial=0)))
     accepted_right = np.concatenate(
         ([0.0], np.cumsum((1.0 - arbiter.false_reject) * states[:-1, 0])))
@@ -240,7 +241,7 @@ def expected_revisions(revision: Revision, initial: float, rounds: int,
     :math:`\sum_{j<k} u_0 Q^j (f, d)^\top`; intrinsic revision spends exactly ``rounds``."""
     arbiter = _check(revision, arbiter)
     p0 = _validate.probability("initial", initial)
-    k = _validate.whole("rounds", rounds, minimum=0)
+    k = _validate.whole("rounds", rounds, minimum=0, maximum=_validate.MAX_LOOP)
     states = _open_states(revision, p0, arbiter, k)
     return float(np.sum(states[:-1] @ np.array([arbiter.false_reject, arbiter.recall])))
 
@@ -253,6 +254,14 @@ class LoopSimulation:
     questions: int
     right: np.ndarray
     revisions: int
+
+    def __post_init__(self):
+        questions = _validate.whole("questions", self.questions, minimum=1)
+        _validate.numeric_array("right", self.right, kind="whole", ndim=1, minimum=0)
+        if np.any(np.asarray(self.right) > questions):
+            raise ValueError(f"right must hold counts in [0, questions={questions}], "
+                             f"got {self.right!r}")
+        _validate.whole("revisions", self.revisions, minimum=0)
 
     @property
     def accuracy(self) -> np.ndarray:
@@ -276,6 +285,7 @@ def simulate_loop(revision: Revision, initial: float, rounds: int, *, questions:
     k = _validate.whole("rounds", rounds, minimum=0)
     n = _validate.whole("questions", questions, minimum=1)
     rng = _validate.generator(seed)
+    _validate.size("rounds x questions", max(k, 1) * n, limit=_validate.MAX_CELLS)
     right = rng.random(n) < p0
     open_ = np.ones(n, dtype=bool)
     counts = [int(right.sum())]

@@ -29,6 +29,10 @@ __all__ = ["Verifier", "Workflow", "Simulation", "horizon", "EVENTS"]
 #: The per-attempt events of :meth:`Workflow.simulate`'s log, in the page's words.
 EVENTS = ("error", "rejected_ok", "caught", "ok", "wrong", "gave_up")
 
+# Up to this many attempts S_A is summed term by term (the chapters' numbers); beyond it
+# the closed form keeps Workflow(attempts=10**12) instant.
+_SUMMED_ATTEMPTS = 10_000
+
 # How a run ended, as stored in the simulation's per-run array.
 _ERROR, _WRONG, _OK = 0, 1, 2
 
@@ -61,6 +65,18 @@ class Simulation:
     total_attempts: int
     attempts_per_run: np.ndarray = field(repr=False, compare=False)
     log: tuple = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self):
+        runs = _validate.whole("runs", self.runs, minimum=1)
+        for name in ("successes", "wrong", "gave_up"):
+            _validate.whole(name, getattr(self, name), minimum=0, maximum=runs)
+        if self.successes + self.wrong + self.gave_up != runs:
+            raise ValueError(f"successes + wrong + gave_up must equal runs ({runs}), got "
+                             f"{self.successes} + {self.wrong} + {self.gave_up}")
+        _validate.whole("total_attempts", self.total_attempts, minimum=0)
+        _validate.numeric_array("attempts_per_run", self.attempts_per_run, kind="whole",
+                                ndim=1, minimum=0)
+        _validate.sequence("log", self.log, what="per-run event logs")
 
     @property
     def rate(self) -> float:
@@ -145,6 +161,10 @@ class Workflow:
     @property
     def S_A(self) -> float:  # noqa: N802 - the page's symbol
         """Expected attempts at one step, ``1 + r + ... + r^(A-1)``."""
+        if self.attempts > _SUMMED_ATTEMPTS:  # the geometric sum in closed form, O(1)
+            r = self.r
+            return float(self.attempts) if r == 1.0 else -math.expm1(
+                self.attempts * math.log(r)) / (1.0 - r) if r > 0.0 else 1.0
         return float(sum(self.r ** j for j in range(self.attempts)))
 
     @property
@@ -211,6 +231,8 @@ class Workflow:
         runs = _validate.whole("runs", runs, minimum=1)
         log_runs = _validate.whole("log_runs", log_runs, minimum=0, maximum=runs)
         rng = _validate.generator(seed)
+        _validate.size("runs x steps x attempts", runs * self.steps * self.attempts,
+                       limit=_validate.MAX_CELLS)
         # Chunking bounds memory for large runs while keeping the stream fixed per seed.
         chunk = max(1, 4_000_000 // (self.steps * self.attempts))
         parts = [self._simulate_chunk(rng, min(chunk, runs - start),
@@ -240,7 +262,8 @@ class Workflow:
         # A step ends at its first accepted attempt: walk the attempts backwards so that
         # an earlier acceptance overwrites a later one.
         outcome = verdict[-1].copy()
-        used = np.full((self.steps, runs), self.attempts, np.int16)
+        used = np.full((self.steps, runs), self.attempts,
+                       np.int16 if self.attempts < 2**15 else np.int64)
         for j in range(self.attempts - 2, -1, -1):
             accepted = verdict[j] != 0
             np.copyto(outcome, verdict[j], where=accepted)

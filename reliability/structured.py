@@ -74,6 +74,14 @@ class Check:
     value: Answer | None
     problems: tuple[str, ...]
 
+    def __post_init__(self):
+        _validate.text("text", self.text)
+        _validate.flag("form_ok", self.form_ok)
+        if self.content_ok is not None:
+            _validate.flag("content_ok", self.content_ok)
+        _validate.instance("value", self.value, Answer, optional=True)
+        _validate.sequence("problems", self.problems, of=str, what="messages")
+
     @property
     def accepted(self) -> bool:
         return self.form_ok and bool(self.content_ok)
@@ -112,6 +120,7 @@ def check(text: str, rule: Callable[[Answer], str | None] | None = None, *,
         raise ValueError(f"text must be a str holding the model's reply, got {text!r}")
     if rule is not None and not callable(rule):
         raise ValueError(f"rule must be a callable returning None or a message, got {rule!r}")
+    strict = _validate.flag("strict", strict)
     model = Answer if strict else LaxAnswer
     try:
         value = model.model_validate_json(text)
@@ -127,6 +136,7 @@ def check(text: str, rule: Callable[[Answer], str | None] | None = None, *,
 
 def feedback(result: Check) -> str | None:
     """The message a retry loop sends back after a rejected reply (``None`` if accepted)."""
+    _validate.instance("result", result, Check)
     if result.accepted:
         return None
     if not result.form_ok:
@@ -147,6 +157,11 @@ class Attempt:
     check: Check
     sent_back: str | None
 
+    def __post_init__(self):
+        _validate.whole("number", self.number, minimum=1)
+        _validate.instance("check", self.check, Check)
+        _validate.text("sent_back", self.sent_back, optional=True)
+
 
 def retry(replies: Sequence[str], rule: Callable[[Answer], str | None], *,
           max_attempts: int = 3, strict: bool = True) -> tuple[Attempt, ...]:
@@ -156,9 +171,11 @@ def retry(replies: Sequence[str], rule: Callable[[Answer], str | None], *,
     turn records the feedback the next turn would have been given.
     """
     max_attempts = _validate.whole("max_attempts", max_attempts, minimum=1)
-    replies = list(replies)
+    replies = list(_validate.sequence("replies", replies, of=str, what="replies (strings)"))
     if not replies:
         raise ValueError("replies must hold at least one reply")
+    _validate.function("rule", rule)
+    strict = _validate.flag("strict", strict)
     log = []
     for number, text in enumerate(replies[:max_attempts], start=1):
         result = check(text, rule, strict=strict)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -62,6 +63,12 @@ class Records:
     appeal_days: int = 90
 
     def __post_init__(self):
+        if not isinstance(self.customer_accounts, (set, frozenset, list, tuple)) or not all(
+                isinstance(a, str) for a in self.customer_accounts):
+            raise ValueError(f"customer_accounts must be a set of account strings, got "
+                             f"{self.customer_accounts!r}")
+        if not isinstance(self.fees, Mapping):
+            raise ValueError(f"fees must be a dict of (account, date) -> fee, got {self.fees!r}")
         object.__setattr__(self, "customer_accounts", frozenset(self.customer_accounts))
         object.__setattr__(self, "appeal_days",
                            _validate.whole("appeal_days", self.appeal_days, minimum=1))
@@ -86,6 +93,11 @@ class Verdict:
     accepted: bool
     refund: RefundRequest | None
     problems: tuple
+
+    def __post_init__(self):
+        _validate.flag("accepted", self.accepted)
+        _validate.instance("refund", self.refund, RefundRequest, optional=True)
+        _validate.sequence("problems", self.problems, of=str, what="messages")
 
     @property
     def feedback(self) -> str:

@@ -236,3 +236,11 @@ def size(name: str, value, *, limit: int) -> int:
         raise ValueError(f"{name} must be at most {limit:,} (larger sizes would exhaust "
                          f"memory or time), got {value:,}")
     return value
+
+
+def seed(value):
+    """Check a seed (a whole number >= 0 or a Generator) and return it unchanged, for
+    functions that hand it on: a Generator must keep being drawn from where it is."""
+    if not isinstance(value, np.random.Generator):
+        whole("seed", value, minimum=0)
+    return value

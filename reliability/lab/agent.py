@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
@@ -89,6 +90,12 @@ class Action:
     value: object = None
     text: str = ""
 
+    def __post_init__(self):
+        _validate.text("kind", self.kind, choices=("call", "submit", "prose"))
+        _validate.text("tool", self.tool, optional=True)
+        _validate.mapping("args", self.args, what="argument names to values")
+        _validate.text("text", self.text)
+
 
 @dataclass(frozen=True)
 class Event:
@@ -98,6 +105,12 @@ class Event:
     source: str  # model, tool, harness, grader
     kind: str
     text: str
+
+    def __post_init__(self):
+        _validate.whole("turn", self.turn, minimum=0)
+        _validate.text("source", self.source)
+        _validate.text("kind", self.kind)
+        _validate.text("text", self.text)
 
     def __str__(self):
         return f"turn {self.turn} | {self.source:<7} | {self.kind:<16} | {self.text}"
@@ -120,6 +133,15 @@ class Trajectory:
     rejected: int
     events: tuple = field(repr=False)
 
+    def __post_init__(self):
+        _validate.text("ending", self.ending, choices=("submitted", "no_submit", "turn_limit"))
+        _validate.flag("passed", self.passed)
+        _validate.whole("turns", self.turns, minimum=0)
+        _validate.mapping("fired", self.fired, what="guardrail names to counts")
+        _validate.mapping("retrieved", self.retrieved, what="tool names to results")
+        _validate.whole("rejected", self.rejected, minimum=0)
+        _validate.sequence("events", self.events, of=Event, what="Events")
+
     def lines(self) -> list[str]:
         return [str(e) for e in self.events]
 
@@ -138,6 +160,9 @@ class SimulatedAgent:
     def __init__(self, profile: Profile, rng: np.random.Generator, *, zones, order_id: str):
         if not isinstance(profile, Profile):
             raise ValueError(f"profile must be a Profile, got {profile!r}")
+        _validate.instance("rng", rng, np.random.Generator)
+        _validate.text("order_id", order_id)
+        zones = _validate.sequence("zones", zones, of=str, what="zone names", minimum=2)
         self.p, self.rng, self.order_id = profile, rng, order_id
         self.zones = tuple(zones)
         u = rng.random(4)
@@ -190,7 +215,7 @@ class SimulatedAgent:
         return item + self.rate["rate_usd"]
 
     def act(self, observations) -> Action:
-        for message in observations:
+        for message in _observations(observations):
             self._observe(message)
         if self.order is None:
             return self._call("get_order", self.order_id)
@@ -210,6 +235,15 @@ class SimulatedAgent:
         return Action("submit", value=self._answer())
 
 
+def _observations(observations) -> list:
+    """The harness's messages: a list of dicts, each with a ``kind``."""
+    if not isinstance(observations, (list, tuple)) or not all(
+            isinstance(m, dict) and "kind" in m for m in observations):
+        raise ValueError(f"observations must be a list of message dicts with a 'kind', "
+                         f"got {observations!r}")
+    return list(observations)
+
+
 def episode_streams(seed, index: int) -> tuple[np.random.Generator, np.random.Generator]:
     """The two independent streams of run ``index``: (agent behaviour, injected faults).
 
@@ -217,8 +251,13 @@ def episode_streams(seed, index: int) -> tuple[np.random.Generator, np.random.Ge
     faults and starts from the same behaviour draws: the arms are paired.
     """
     seed = _validate.seed_integer(seed)
-    behaviour, faults = np.random.SeedSequence([seed, int(index)]).spawn(2)
+    index = _validate.whole("index", index, minimum=0)
+    behaviour, faults = np.random.SeedSequence([seed, index]).spawn(2)
     return np.random.default_rng(behaviour), np.random.default_rng(faults)
+
+
+#: Most turns one episode may take (each is a model call; a real budget is a handful).
+MAX_TURNS = 10_000
 
 
 def run_episode(task: Task = Task(), profile: Profile = Profile(),
@@ -237,7 +276,9 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
         raise ValueError(f"task must be a Task, got {task!r}")
     if not isinstance(guardrails, Guardrails):
         raise ValueError(f"guardrails must be a Guardrails, got {guardrails!r}")
-    max_turns = _validate.whole("max_turns", max_turns, minimum=1)
+    if not isinstance(profile, Profile):
+        raise ValueError(f"profile must be a Profile, got {profile!r}")
+    max_turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
     transient, malformed = TransientFaults(fault_rate), MalformedFaults(malformed_rate)
     rng_agent, rng_faults = episode_streams(seed, index)
     if agent is None:
@@ -319,7 +360,7 @@ def transient_success(fault_rate: float, max_turns: int = 6, retries: int = 0) -
     .. math::  P = \sum_{j \ge 2} \binom{T-1}{j} q^j (1-q)^{T-1-j},\quad q = 1 - r^{A+1}
     """
     r = _validate.probability("fault_rate", fault_rate)
-    turns = _validate.whole("max_turns", max_turns, minimum=1) - 1
+    turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS) - 1
     retries = _validate.whole("retries", retries, minimum=0)
     q = 1.0 - r ** (retries + 1)
     return float(sum(math.comb(turns, j) * q ** j * (1 - q) ** (turns - j)
@@ -329,6 +370,10 @@ def transient_success(fault_rate: float, max_turns: int = 6, retries: int = 0) -
 def write_jsonl(trajectories, path) -> int:
     """Write every event of every trajectory as one JSON line (with its run number);
     returns the number of lines."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")
+    trajectories = _validate.sequence("trajectories", trajectories, of=Trajectory,
+                                      what="Trajectories")
     count = 0
     with open(path, "w", encoding="utf-8") as handle:
         for run, trajectory in enumerate(trajectories):

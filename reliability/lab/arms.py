@@ -31,7 +31,7 @@ try:  # the book's shared estimator, when this version of the package has it
     from ..stats import pass_hat_k as _stats_pass_hat_k
 except ImportError:  # older package: the ratio of binomials below is the same estimator
     _stats_pass_hat_k = None
-from .agent import PROFILES, Profile, Trajectory, run_episode
+from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, run_episode
 from .guardrails import GUARDRAILS, Guardrails
 from .task import Task, make_cases
 
@@ -67,14 +67,31 @@ class Scenario:
                 raise ValueError(f"profile must be one of {sorted(PROFILES)} or a Profile, "
                                  f"got {self.profile!r}")
             object.__setattr__(self, "profile", PROFILES[self.profile])
+        _validate.instance("profile", self.profile, Profile)
         _validate.probability("fault_rate", self.fault_rate)
         _validate.probability("malformed_rate", self.malformed_rate)
-        _validate.whole("max_turns", self.max_turns, minimum=1)
+        _validate.whole("max_turns", self.max_turns, minimum=1, maximum=MAX_TURNS)
+        _validate.instance("task", self.task, Task)
+
+
+#: Most episodes one call may run (each a Python state machine, well under a millisecond).
+MAX_RUNS = 1_000_000
+
+
+def _arm_dict(name: str, value, kind) -> dict:
+    """A dict of labels to ``kind`` instances (at least one)."""
+    if not isinstance(value, dict) or not value or not all(
+            isinstance(k, str) and isinstance(v, kind) for k, v in value.items()):
+        raise ValueError(f"{name} must be a dict of labels to {kind.__name__} (at least one), "
+                         f"got {value!r}")
+    return value
 
 
 def classify(task: Task, trajectory: Trajectory) -> str:
     """``success`` or one of :data:`FAILURE_CLASSES`. Reads the task (this is the grader's
     bookkeeping after the run, not a guardrail)."""
+    _validate.instance("task", task, Task)
+    _validate.instance("trajectory", trajectory, Trajectory)
     if trajectory.passed:
         return "success"
     if trajectory.ending != "submitted":
@@ -106,6 +123,20 @@ class ArmResult:
     outcomes: np.ndarray = field(repr=False, compare=False)
     kept: tuple = field(default=(), repr=False, compare=False)
 
+    def __post_init__(self):
+        _validate.text("label", self.label)
+        runs = _validate.whole("runs", self.runs, minimum=1)
+        _validate.whole("successes", self.successes, minimum=0, maximum=runs)
+        for name in ("fired", "classes", "endings"):
+            _validate.mapping(name, getattr(self, name), what="names to counts")
+        _validate.whole("answers", self.answers, minimum=0)
+        _validate.whole("rejected", self.rejected, minimum=0)
+        _validate.numeric_array("outcomes", self.outcomes, kind="bool", ndim=1)
+        if np.size(self.outcomes) != runs:
+            raise ValueError(f"outcomes must hold one boolean per run ({runs}), "
+                             f"got {np.size(self.outcomes)}")
+        _validate.sequence("kept", self.kept, of=Trajectory, what="Trajectories")
+
     @property
     def rate(self) -> float:
         return self.successes / self.runs
@@ -116,6 +147,7 @@ class ArmResult:
 
     def share(self, failure: str) -> float:
         """Share of all runs that ended in ``failure`` (a class name or ``success``)."""
+        _validate.text("failure", failure)
         return self.classes.get(failure, 0) / self.runs
 
 
@@ -129,8 +161,11 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a Scenario, got {scenario!r}")
-    runs = _validate.whole("runs", runs, minimum=1)
+    _validate.instance("guardrails", guardrails, Guardrails)
+    runs = _validate.whole("runs", runs, minimum=1, maximum=MAX_RUNS)
     keep = _validate.whole("keep", keep, minimum=0)
+    first = _validate.whole("first", first, minimum=0)
+    _validate.text("label", label, optional=True)
     seed = _validate.seed_integer(seed)
     fired, classes, endings = Counter(), Counter(), Counter()
     outcomes = np.zeros(runs, dtype=bool)
@@ -155,6 +190,10 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
 
 def ablation(scenario: Scenario, arms: dict, *, runs: int = 200, seed=0) -> dict:
     """Every arm in ``arms`` (label -> Guardrails) over the same ``runs`` seeds."""
+    _validate.instance("scenario", scenario, Scenario)
+    _arm_dict("arms", arms, Guardrails)
+    runs = _validate.whole("runs", runs, minimum=1, maximum=MAX_RUNS)
+    _validate.size("arms x runs", len(arms) * runs, limit=MAX_RUNS)
     seed = _validate.seed_integer(seed)
     return {label: run_arm(scenario, g, runs=runs, seed=seed, label=label)
             for label, g in arms.items()}
@@ -162,7 +201,8 @@ def ablation(scenario: Scenario, arms: dict, *, runs: int = 200, seed=0) -> dict
 
 def verdict(low: float, high: float) -> str:
     """``result`` when the interval excludes zero, ``null`` when it contains or touches it."""
-    low, high = float(low), float(high)
+    low = _validate.real("low", low)
+    high = _validate.real("high", high)
     if low > high:
         raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
     return "result" if low > 0 or high < 0 else "null"
@@ -178,6 +218,14 @@ class Gap:
     low: float
     high: float
 
+    def __post_init__(self):
+        _validate.text("reference", self.reference)
+        _validate.text("treated", self.treated)
+        for name in ("delta", "low", "high"):
+            _validate.real(name, getattr(self, name))
+        if not self.low <= self.high:
+            raise ValueError(f"low must be <= high, got low={self.low!r}, high={self.high!r}")
+
     @property
     def verdict(self) -> str:
         return verdict(self.low, self.high)
@@ -191,6 +239,8 @@ class Gap:
 
 def compare(reference: ArmResult, treated: ArmResult, confidence: float = 0.95) -> Gap:
     """The gap ``treated.rate - reference.rate`` with Newcombe's interval."""
+    _validate.instance("reference", reference, ArmResult)
+    _validate.instance("treated", treated, ArmResult)
     low, high = newcombe_interval(treated.successes, treated.runs, reference.successes,
                                   reference.runs, confidence)
     return Gap(reference.label, treated.label, treated.rate - reference.rate, low, high)
@@ -203,6 +253,15 @@ def capability_ladder(profiles: dict, guardrails: Guardrails, *, runs: int = 200
     Returns ``{name: (baseline, guarded or None)}``. A profile whose baseline has no failed
     run has nothing to close: running the arm would draw a bar that measures nothing.
     """
+    _arm_dict("profiles", profiles, Profile)
+    _validate.instance("guardrails", guardrails, Guardrails)
+    runs = _validate.whole("runs", runs, minimum=1, maximum=MAX_RUNS)
+    _validate.size("2 x profiles x runs", 2 * len(profiles) * runs, limit=MAX_RUNS)
+    _validate.seed(seed)
+    unknown = set(scenario) - {"fault_rate", "malformed_rate", "max_turns", "task"}
+    if unknown:
+        raise ValueError(f"scenario settings must be among fault_rate, malformed_rate, "
+                         f"max_turns and task, got {sorted(unknown)}")
     ladder = {}
     for name, profile in profiles.items():
         s = Scenario(profile=profile, **scenario)
@@ -248,6 +307,18 @@ class Dashboard:
     def rejected_share(self) -> float:
         return self.rejected / self.answers if self.answers else 0.0
 
+    def __post_init__(self):
+        cases = _validate.whole("cases", self.cases, minimum=1)
+        _validate.whole("runs_per_case", self.runs_per_case, minimum=1)
+        _validate.numeric_array("per_case", self.per_case, kind="whole", ndim=1, minimum=0)
+        if np.size(self.per_case) != cases:
+            raise ValueError(f"per_case must hold one count per case ({cases}), "
+                             f"got {np.size(self.per_case)}")
+        _validate.mapping("pass_k", self.pass_k, what="k to pass^k")
+        for name in ("answers", "rejected", "turn_limited"):
+            _validate.whole(name, getattr(self, name), minimum=0)
+        _validate.mapping("fired", self.fired, what="guardrail names to counts")
+
     @property
     def turn_limit_share(self) -> float:
         return self.turn_limited / self.runs
@@ -258,8 +329,11 @@ def measure_own(scenario: Scenario, guardrails: Guardrails, *, cases: int = 50,
     """Run each of ``cases`` generated orders ``runs_per_case`` times under one arm and
     collect pass^k for k = 1..runs_per_case, validator rejections, turn-limit hits and
     guardrail firings."""
+    _validate.instance("scenario", scenario, Scenario)
+    _validate.instance("guardrails", guardrails, Guardrails)
     cases = _validate.whole("cases", cases, minimum=1)
     runs_per_case = _validate.whole("runs_per_case", runs_per_case, minimum=1)
+    _validate.size("cases x runs_per_case", cases * runs_per_case, limit=MAX_RUNS)
     seed = _validate.seed_integer(seed)
     tasks = make_cases(cases, seed)
     per_case = np.zeros(cases, dtype=int)
@@ -299,6 +373,12 @@ def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None,
     scenario's turn limit (default: :class:`Scenario`'s). Returns
     ``{class: {"baseline", "mismatched", "matched": ArmResult, "gap": Gap, "miss": Gap}}``.
     """
+    _validate.whole("runs", runs, minimum=1, maximum=MAX_RUNS // 12)
+    _validate.seed(seed)
+    if fault_rate is not None:
+        _validate.probability("fault_rate", fault_rate)
+    if max_turns is not None:
+        _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
     rows = {}
     for name, (settings, matched, mismatched) in FAILURE_LADDER.items():
         settings = dict(settings)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from .agent import Action
+from .. import _validate
+from .agent import Action, _observations
 from .faults import LOOKUPS
 
 __all__ = ["ChatAgent", "TOOLS"]
@@ -49,6 +50,10 @@ class ChatAgent:
 
     def __init__(self, *, url: str, model: str, key: str = "", order_id: str = "A-1001",
                  temperature: float = 0.7, post=_urllib_post):
+        for name, value in (("url", url), ("model", model), ("key", key), ("order_id", order_id)):
+            _validate.text(name, value)
+        temperature = _validate.real("temperature", temperature, minimum=0.0, maximum=2.0)
+        _validate.function("post", post)
         self.url, self.model, self.temperature, self.post = url, model, temperature, post
         self.headers = {"Content-Type": "application/json",
                         **({"Authorization": f"Bearer {key}"} if key else {})}
@@ -76,7 +81,7 @@ class ChatAgent:
                                   f"and {parts[1]:g}. Recompute it and submit again."})
 
     def act(self, observations) -> Action:
-        for message in observations:
+        for message in _observations(observations):
             self._add(message)
         reply = self.post(self.url, {"model": self.model, "messages": self.messages,
                                      "tools": TOOLS, "temperature": self.temperature},

@@ -40,6 +40,7 @@ class TransientFaults:
 
     def strike(self, rng: np.random.Generator) -> ToolResult | None:
         """The 503 for this attempt, or ``None`` when the call goes through."""
+        _validate.instance("rng", rng, np.random.Generator)
         if self.rate > 0 and rng.random() < self.rate:
             return ToolResult(503, error="503 Service Unavailable (transient; retry later)")
         return None
@@ -56,6 +57,7 @@ class MalformedFaults:
 
     def arm(self, rng: np.random.Generator) -> dict[str, str]:
         """The argument name each lookup tool accepts in this run (drawn once per run)."""
+        _validate.instance("rng", rng, np.random.Generator)
         draws = rng.random(len(LOOKUPS))
         return {tool: (HINTED_KEY if self.rate > 0 and u < self.rate else key)
                 for (tool, key), u in zip(LOOKUPS.items(), draws)}

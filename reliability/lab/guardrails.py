@@ -77,6 +77,11 @@ class Check:
     reason: str
     parts: tuple = ()
 
+    def __post_init__(self):
+        _validate.flag("accepted", self.accepted)
+        _validate.text("reason", self.reason)
+        _validate.sequence("parts", self.parts, of=numbers.Real, what="numbers")
+
 
 def validate(submitted, retrieved: dict) -> Check:
     """Recompute the total from ``retrieved`` (this run's successful tool results, by tool

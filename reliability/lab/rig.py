@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import _validate
+
 from .agent import PROFILES
 from .arms import Gap, Scenario, compare, run_arm
 from .guardrails import Guardrails
@@ -48,6 +50,14 @@ class StageMirror:
     rig_high: float
     lab: Gap
 
+    def __post_init__(self):
+        for name in ("stage", "label", "model"):
+            _validate.text(name, getattr(self, name))
+        _validate.whole("trials", self.trials, minimum=1)
+        for name in ("rig_gap", "rig_low", "rig_high"):
+            _validate.real(name, getattr(self, name))
+        _validate.instance("lab", self.lab, Gap)
+
     @property
     def rig_verdict(self) -> str:
         return "result" if self.rig_low > 0 or self.rig_high < 0 else "null"
@@ -55,6 +65,13 @@ class StageMirror:
 
 def mirror_stages(rig, *, seed=0) -> list[StageMirror]:
     """Run every stage's two lab arms over the same seeds at the rig's N for that stage."""
+    import pandas as pd
+
+    if not isinstance(rig, pd.DataFrame) or not {"metric", "stage", "trials", "model", "value",
+                                                  "low", "high"} <= set(rig.columns):
+        raise ValueError("rig must be a DataFrame with the columns metric, stage, trials, "
+                         f"model, value, low and high (data/forge_gap.csv), got {rig!r}")
+    _validate.seed(seed)
     gaps = rig[rig.metric == "gap closed"].set_index("stage")
     counts = rig[rig.metric == "success rate"]
     mirrors = []

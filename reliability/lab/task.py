@@ -40,6 +40,12 @@ class ToolResult:
     data: dict | None = None
     error: str | None = None
 
+    def __post_init__(self):
+        _validate.whole("status", self.status, minimum=100, maximum=599)
+        if self.data is not None:
+            _validate.mapping("data", self.data, what="fields")
+        _validate.text("error", self.error, optional=True)
+
     @property
     def ok(self) -> bool:
         return self.status == 200
@@ -60,12 +66,16 @@ class Task:
     rates: dict = field(default_factory=lambda: {"A": 12.0, "B": 18.0, "C": 25.0})
 
     def __post_init__(self):
-        if not isinstance(self.item_total, numbers.Real) or not math.isfinite(self.item_total) \
-                or self.item_total < 0:
+        _validate.text("order_id", self.order_id)
+        if not isinstance(self.item_total, numbers.Real) or isinstance(self.item_total, bool) \
+                or not math.isfinite(self.item_total) or self.item_total < 0:
             raise ValueError(f"item_total must be a finite number >= 0, got {self.item_total!r}")
         if not isinstance(self.rates, dict) or len(self.rates) < 2:
             raise ValueError(f"rates must be a dict of at least two zones, got {self.rates!r}")
-        if self.zone not in self.rates:
+        for zone, rate in self.rates.items():
+            _validate.text("rates' zones", zone)
+            _validate.real(f"rates[{zone!r}]", rate, minimum=0.0)
+        if not isinstance(self.zone, str) or self.zone not in self.rates:
             raise ValueError(f"zone must be one of {sorted(self.rates)}, got {self.zone!r}")
         object.__setattr__(self, "item_total", float(self.item_total))
         object.__setattr__(self, "rates", {z: float(r) for z, r in self.rates.items()})
@@ -82,11 +92,13 @@ class Task:
 
     # The tools. Each takes the call's argument dict, so a malformed call can be expressed.
     def get_order(self, args: dict) -> ToolResult:
+        _validate.mapping("args", args, what="argument names to values")
         if args.get(ORDER_KEY) != self.order_id:
             return ToolResult(404, error=f"no order {args.get(ORDER_KEY)!r}")
         return ToolResult(200, {"item_total_usd": self.item_total, "zone": self.zone})
 
     def get_ship_rate(self, args: dict) -> ToolResult:
+        _validate.mapping("args", args, what="argument names to values")
         zone = args.get(ZONE_KEY)
         if zone not in self.rates:
             return ToolResult(404, error=f"no zone {zone!r}")
@@ -111,7 +123,7 @@ def make_cases(cases: int, seed=0) -> tuple[Task, ...]:
     Item totals are whole dollars in [40, 300]; each case has three zones with distinct
     whole-dollar rates in [5, 40], one of them the order's.
     """
-    cases = _validate.whole("cases", cases, minimum=1)
+    cases = _validate.whole("cases", cases, minimum=1, maximum=1_000_000)
     rng = _validate.generator(seed)
     totals = rng.integers(40, 301, size=cases)
     zone_index = rng.integers(0, 3, size=cases)

@@ -63,6 +63,15 @@ class BreakerState:
     opened_at: float = -math.inf
     probing: bool = False
 
+    def __post_init__(self):
+        _validate.text("state", self.state, choices=(CLOSED, OPEN, HALF_OPEN))
+        _validate.whole("failures", self.failures, minimum=0)
+        # -inf: never opened. +inf would never time out, so it is refused with NaN.
+        _validate.real("opened_at", self.opened_at, maximum=math.inf, finite=False)
+        if self.opened_at == math.inf:
+            raise ValueError(f"opened_at must be a time or -inf (never opened), got {self.opened_at!r}")
+        _validate.flag("probing", self.probing)
+
 
 def transition(current: BreakerState, event: str, now: float,
                config: BreakerConfig = BreakerConfig()) -> tuple[BreakerState, bool]:
@@ -72,8 +81,11 @@ def transition(current: BreakerState, event: str, now: float,
     ``True`` for the other two events). An open breaker whose timeout has run out turns
     half-open on the next ``"allow"`` and lets exactly that one call through.
     """
-    if event not in _EVENTS:
+    _validate.instance("current", current, BreakerState)
+    if not isinstance(event, str) or event not in _EVENTS:
         raise ValueError(f"event must be one of {_EVENTS}, got {event!r}")
+    now = _validate.real("now", now)
+    _validate.instance("config", config, BreakerConfig)
     if event == "allow":
         if current.state == CLOSED:
             return current, True
@@ -107,7 +119,7 @@ class CircuitBreaker:
         if not isinstance(config, BreakerConfig):
             raise ValueError(f"config must be a BreakerConfig, got {config!r}")
         self.config = config
-        self.clock = clock if clock is not None else SystemClock()
+        self.clock = _validate.clock("clock", clock) if clock is not None else SystemClock()
         self.current = BreakerState()
         self.opened = 0
 
@@ -132,6 +144,7 @@ class CircuitBreaker:
         self._apply("failure")
 
     def call(self, fn, *args, **kwargs):
+        _validate.function("fn", fn)
         if not self.allow():
             raise CircuitOpenError(f"circuit open since t={self.current.opened_at:g} s")
         try:

@@ -94,6 +94,9 @@ class TaskBudget:
         """The limit that forbids starting another step (time, cost, steps, in that order),
         or ``None``. Checked before each call, so one call may overshoot the money or the
         time by at most its own price or duration."""
+        _validate.whole("steps", steps, minimum=0)
+        _validate.real("cost_usd", cost_usd, minimum=0.0)
+        _validate.real("elapsed_s", elapsed_s, minimum=0.0)
         if _reached(elapsed_s, self.deadline_s):
             return "time"
         if _reached(cost_usd, self.max_cost_usd):
@@ -104,6 +107,7 @@ class TaskBudget:
 
     def may_retry(self, retries_used: int) -> bool:
         """Whether a failed call may be tried again after ``retries_used`` retries."""
+        _validate.whole("retries_used", retries_used, minimum=0)
         return self.max_retries is None or retries_used < self.max_retries
 
 
@@ -127,6 +131,13 @@ class Step:
     done: bool = False
     best: object = None
 
+    def __post_init__(self):
+        _validate.real("cost_usd", self.cost_usd, minimum=0.0)
+        _validate.text("tool", self.tool)
+        _validate.instance("args", self.args, tuple)
+        _validate.flag("failed", self.failed)
+        _validate.flag("done", self.done)
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -148,12 +159,27 @@ class Outcome:
     moves: tuple = field(default=(), repr=False)
     verdicts: tuple = field(default=(), repr=False)
 
+    def __post_init__(self):
+        _validate.text("status", self.status, choices=("done", "budget_exceeded", "loop_stopped"))
+        _validate.text("limit", self.limit, choices=LIMITS + ("loop",), optional=True)
+        for name in ("steps_used", "retries_used", "calls"):
+            _validate.whole(name, getattr(self, name), minimum=0)
+        _validate.real("cost_usd", self.cost_usd, minimum=0.0)
+        _validate.real("elapsed_s", self.elapsed_s, minimum=0.0)
+        _validate.sequence("moves", self.moves, of=Move, what="Moves")
+        _validate.sequence("verdicts", self.verdicts, of=Verdict, what="Verdicts")
+
     def as_dict(self) -> dict:
         """The managed exit as the user-facing layer receives it."""
         out = {"status": self.status, "steps_used": self.steps_used,
                "cost_usd": round(self.cost_usd, 6)}
         out["result" if self.status == "done" else "partial_result"] = self.result
         return out
+
+
+#: Calls :func:`run_task` makes before it gives up on a task that no limit stops (a budget
+#: with every limit off, an agent that never finishes): it refuses to loop for ever.
+MAX_CALLS = 1_000_000
 
 
 def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
@@ -173,8 +199,16 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
         raise ValueError(f"budget must be a TaskBudget or None, got {budget!r}")
     if detector is not None and not isinstance(detector, LoopDetector):
         raise ValueError(f"detector must be a LoopDetector or None, got {detector!r}")
-    if not (isinstance(retry_wait_s, numbers.Real) and retry_wait_s >= 0):
+    if not (isinstance(retry_wait_s, numbers.Real) and not isinstance(retry_wait_s, bool)
+            and math.isfinite(retry_wait_s) and retry_wait_s >= 0):
         raise ValueError(f"retry_wait_s must be a number >= 0, got {retry_wait_s!r}")
+    _validate.function("agent", agent)
+    _validate.clock("clock", clock, sleeps=True)
+    if isinstance(transient, type):
+        transient = (transient,)
+    if not isinstance(transient, tuple) or not all(
+            isinstance(t, type) and issubclass(t, BaseException) for t in transient):
+        raise ValueError(f"transient must be a tuple of exception classes, got {transient!r}")
     began = clock.now()
     state, best, hint, hinted_at = start, None, None, None
     steps = retries = calls = 0
@@ -190,6 +224,11 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
         limit = budget.tripped(steps=steps, cost_usd=cost, elapsed_s=clock.now() - began)
         if limit:
             return end("budget_exceeded", limit, best)
+        if calls >= MAX_CALLS:
+            raise ValueError(
+                f"budget must bound the task: after {MAX_CALLS:,} calls the agent has not "
+                "finished and no limit has tripped; set max_steps (or a deadline on a "
+                "clock that advances)")
         calls += 1
         try:
             step = agent(state, hint)
@@ -228,6 +267,12 @@ def fake_agent(*, clock, cost_usd: float = 0.0, seconds: float = 0.0, fail_every
     call costs ``cost_usd`` and takes ``seconds`` on ``clock``, ``fail_every - 1`` of every
     ``fail_every`` calls fail (0: none), and it is done at step ``finish_at`` (never if
     None). Its partial result names how many steps it rests on."""
+    _validate.clock("clock", clock, sleeps=True)
+    _validate.real("cost_usd", cost_usd, minimum=0.0)
+    _validate.real("seconds", seconds, minimum=0.0)
+    _validate.whole("fail_every", fail_every, minimum=0)
+    if finish_at is not None:
+        _validate.whole("finish_at", finish_at, minimum=1)
     calls = {"n": 0}
 
     def agent(state, hint):
@@ -251,6 +296,15 @@ def scripted_agent(script, *, clock, after_hint=None, finishes: bool = False,
     its final script (``after_hint`` if given, else ``script``) runs out it is done if
     ``finishes``; otherwise it keeps repeating the last move of the script it is on.
     """
+    if not isinstance(script, (list, tuple)) or not all(isinstance(m, Move) for m in script):
+        raise ValueError(f"script must be a list of Moves, got {script!r}")
+    if after_hint is not None and (not isinstance(after_hint, (list, tuple)) or not after_hint
+                                   or not all(isinstance(m, Move) for m in after_hint)):
+        raise ValueError(f"after_hint must be a non-empty list of Moves or None, got {after_hint!r}")
+    _validate.clock("clock", clock, sleeps=True)
+    _validate.flag("finishes", finishes)
+    _validate.real("seconds", seconds, minimum=0.0)
+    _validate.real("cost_usd", cost_usd, minimum=0.0)
     plan = {"moves": list(script), "next": 0}
     if not plan["moves"]:
         raise ValueError("script must hold at least one Move")
@@ -304,6 +358,8 @@ def flaky_call(error: float, seed, *, exception=ConnectionError):
     Same seed, same sequence of failures."""
     error = _validate.probability("error", error)
     rng = _validate.generator(seed)
+    if not (isinstance(exception, type) and issubclass(exception, Exception)):
+        raise ValueError(f"exception must be an Exception class, got {exception!r}")
 
     def call(*_args, **_kwargs):
         if rng.random() < error:
@@ -319,6 +375,13 @@ class LengthSample:
 
     lengths: np.ndarray = field(repr=False)
     stuck: np.ndarray = field(repr=False)
+
+    def __post_init__(self):
+        _validate.numeric_array("lengths", self.lengths, kind="whole", ndim=1, minimum=0)
+        _validate.numeric_array("stuck", self.stuck, kind="bool", ndim=1)
+        if np.size(self.lengths) < 1 or np.shape(self.stuck) != np.shape(self.lengths):
+            raise ValueError(f"stuck must hold one boolean per task (as many as lengths, "
+                             f"at least one), got {np.size(self.stuck)} and {np.size(self.lengths)}")
 
     @property
     def runs(self) -> int:
@@ -377,7 +440,7 @@ class TaskMix:
 
     def simulate(self, runs: int, seed) -> LengthSample:
         """``runs`` seeded tasks (``seed`` an int >= 0 or a ``numpy.random.Generator``)."""
-        runs = _validate.whole("runs", runs, minimum=1)
+        runs = _validate.whole("runs", runs, minimum=1, maximum=_validate.MAX_CELLS)
         rng = _validate.generator(seed)
         stuck = rng.random(runs) < self.stuck
         needed = np.ceil(rng.lognormal(math.log(self.median), self.spread, runs))

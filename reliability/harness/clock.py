@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from dataclasses import dataclass
 
 __all__ = ["SystemClock", "ManualClock"]
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _seconds(seconds):
+    if not _is_number(seconds) or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+    return seconds
 
 
 class SystemClock:
@@ -15,7 +27,7 @@ class SystemClock:
         return time.monotonic()
 
     def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
+        time.sleep(_seconds(seconds))
 
 
 @dataclass
@@ -24,6 +36,10 @@ class ManualClock:
 
     time: float = 0.0
 
+    def __post_init__(self):
+        if not _is_number(self.time) or not math.isfinite(self.time):
+            raise ValueError(f"time must be a finite number of seconds, got {self.time!r}")
+
     def now(self) -> float:
         return self.time
 
@@ -31,6 +47,4 @@ class ManualClock:
         self.advance(seconds)
 
     def advance(self, seconds: float) -> None:
-        if seconds < 0:
-            raise ValueError(f"seconds must be >= 0, got {seconds!r}")
-        self.time += seconds
+        self.time += _seconds(seconds)

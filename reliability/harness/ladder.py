@@ -30,6 +30,7 @@ rung that gave it (:func:`rung_counts`): a ladder without counters hides its own
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,9 @@ from .. import _validate
 
 __all__ = ["Rung", "RUNGS", "TRIGGERS", "Policy", "Observation", "Descent", "backoff_delays",
            "descend", "rung_counts", "cascade_cost"]
+
+
+_KINDS = ("model", "retry", "rules", "cache", "refusal")
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,12 @@ class Rung:
     kind: str
     value: float
     cost: str
+
+    def __post_init__(self):
+        _validate.text("name", self.name)
+        _validate.text("kind", self.kind, choices=_KINDS)
+        _validate.real("value", self.value, minimum=0.0)
+        _validate.text("cost", self.cost)
 
 
 #: The lesson's seven rungs. The values are this book's illustration of "less than the rung
@@ -115,7 +125,12 @@ def backoff_delays(policy: Policy, jitter) -> np.ndarray:
 
     ``jitter`` holds the uniforms ``u_k`` in [0, 1) (draw them with a seeded Generator).
     """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a Policy, got {policy!r}")
     jitter = _validate.probability_array("jitter", jitter)
+    if jitter.ndim == 0:
+        raise ValueError(f"jitter must hold one uniform in [0, 1] per retry (an array), "
+                         f"got {jitter!r}")
     k = np.arange(jitter.shape[-1])
     return jitter * np.minimum(policy.backoff_cap, policy.backoff_base * 2.0 ** k)
 
@@ -137,6 +152,12 @@ class Observation:
     valid: bool = True
     confidence: float = 1.0
 
+    def __post_init__(self):
+        _validate.text("status", self.status, choices=("ok", "error", "rate_limited", "miss"))
+        _seconds("latency", self.latency, positive=False)
+        _validate.flag("valid", self.valid)
+        _validate.probability("confidence", self.confidence)
+
 
 @dataclass(frozen=True)
 class Descent:
@@ -155,6 +176,13 @@ class Descent:
     waited: float
     calls: int
 
+    def __post_init__(self):
+        _validate.whole("rung", self.rung, minimum=0)
+        _validate.sequence("passed", self.passed, of=tuple, what="(rung index, reason) pairs")
+        _seconds("elapsed", self.elapsed, positive=False)
+        _seconds("waited", self.waited, positive=False)
+        _validate.whole("calls", self.calls, minimum=0)
+
 
 def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=RUNGS,
             seed=0) -> Descent:
@@ -167,9 +195,29 @@ def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=R
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a Policy, got {policy!r}")
+    observe = _validate.function("observe", observe)
+    rungs = _validate.sequence("rungs", rungs, of=Rung, what="Rungs", minimum=1)
+    if rungs[-1].kind != "refusal":
+        raise ValueError("rungs must end with a rung of kind 'refusal'")
+    if not isinstance(skip, (list, tuple, set, frozenset)) or not all(
+            isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in skip):
+        raise ValueError(f"skip must be a collection of rung indexes, got {skip!r}")
     if jitter is None:
         jitter = _validate.generator(seed).random(policy.retries)
+    else:
+        _validate.seed(seed)
+        jitter = _validate.probability_array("jitter", jitter)
+        if jitter.ndim != 1:
+            raise ValueError(f"jitter must be a 1-d array of uniforms in [0, 1], got {jitter!r}")
     delays = backoff_delays(policy, np.asarray(jitter, dtype=float)[:policy.retries])
+    user_observe = observe
+
+    def observe(index, attempt):
+        obs = user_observe(index, attempt)
+        if not isinstance(obs, Observation):
+            raise ValueError(f"observe must return an Observation, got {obs!r}")
+        return obs
+
     elapsed = waited = 0.0
     calls, retries_used, passed = 0, 0, []
     for index, rung in enumerate(rungs):
@@ -232,6 +280,7 @@ def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=R
 
 def rung_counts(rungs_answered, n_rungs: int = len(RUNGS)) -> np.ndarray:
     """Answers per rung: ``counts[r]`` is how many requests rung ``r`` answered."""
+    n_rungs = _validate.whole("n_rungs", n_rungs, minimum=1, maximum=10_000)
     answered = _validate.whole_array("rungs_answered", rungs_answered, minimum=0)
     if answered.size and answered.max() >= n_rungs:
         raise ValueError(f"rungs_answered must lie in [0, {n_rungs - 1}], got {answered.max()}")

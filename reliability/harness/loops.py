@@ -48,6 +48,10 @@ class Move:
     args: tuple = ()
     state: object = None
 
+    def __post_init__(self):
+        _validate.text("tool", self.tool)
+        _validate.instance("args", self.args, tuple)
+
     @property
     def call(self) -> tuple:
         return (self.tool, self.args)
@@ -60,6 +64,10 @@ class Verdict:
 
     action: str
     sign: str | None = None
+
+    def __post_init__(self):
+        _validate.text("action", self.action, choices=("continue", "hint", "stop"))
+        _validate.text("sign", self.sign, choices=SIGNS, optional=True)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,8 @@ class LoopDetector:
 
 
 def _moves(moves) -> list:
+    if not isinstance(moves, (list, tuple)):
+        raise ValueError(f"moves must be a list or tuple of Move objects, got {moves!r}")
     moves = list(moves)
     for i, m in enumerate(moves):
         if not isinstance(m, Move):

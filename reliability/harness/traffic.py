@@ -101,6 +101,7 @@ class Scenario:
             value = getattr(self, name)
             if not _validate._is_real(value) or not 0 <= value <= 24:
                 raise ValueError(f"{name} must be hours in [0, 24], got {value!r}")
+        _validate.text("name", self.name)
         for name in ("dead_latency", "slow_factor"):
             value = getattr(self, name)
             if not _validate._is_real(value) or not math.isfinite(value) or value <= 0:
@@ -148,6 +149,23 @@ class DayReport:
     def error_rate(self) -> float:
         """Share of calls to the primary that failed: what an HTTP monitor sees."""
         return self.primary_failures / self.primary_calls if self.primary_calls else 0.0
+
+    def __post_init__(self):
+        _validate.instance("scenario", self.scenario, Scenario)
+        _validate.instance("breaker", self.breaker, BreakerConfig, optional=True)
+        _validate.whole("conversations", self.conversations, minimum=0)
+        requests = _validate.whole("requests", self.requests, minimum=1)
+        for name in ("primary_calls", "primary_failures", "outage_calls", "breaker_opened"):
+            _validate.whole(name, getattr(self, name), minimum=0)
+        _validate.numeric_array("counts", self.counts, kind="whole", ndim=1, minimum=0)
+        _validate.numeric_array("reasons", self.reasons, kind="whole", ndim=2, minimum=0)
+        for name in ("time", "elapsed", "waited"):
+            _validate.numeric_array(name, getattr(self, name), ndim=1, minimum=0.0)
+        _validate.numeric_array("rung", self.rung, kind="whole", ndim=1, minimum=0)
+        for name in ("time", "rung", "elapsed", "waited"):
+            if np.size(getattr(self, name)) != requests:
+                raise ValueError(f"{name} must hold one entry per request ({requests}), "
+                                 f"got {np.size(getattr(self, name))}")
 
     def latency(self, q: float) -> float:
         """The ``q`` quantile of request latency, in seconds."""
@@ -264,6 +282,10 @@ def _breaker_pass(time, book, config: BreakerConfig):
     return allowed, opened
 
 
+# Requests in one simulated day (about ten arrays of this length are held at once).
+_MAX_REQUESTS = 10_000_000
+
+
 def simulate_day(scenario: Scenario = Scenario(), policy: Policy = Policy(), *,
                  breaker: BreakerConfig | None = None, conversations: int = 8000,
                  turns: float = 15.0, providers=PROVIDERS, seed=0) -> DayReport:
@@ -281,7 +303,9 @@ def simulate_day(scenario: Scenario = Scenario(), policy: Policy = Policy(), *,
     conversations = _validate.whole("conversations", conversations)
     if not _validate._is_real(turns) or not 1 <= turns <= 1000:
         raise ValueError(f"turns must be a number in [1, 1000], got {turns!r}")
-    if len(providers) != len(_MODEL_RUNGS):
+    _validate.size("conversations x turns", int(conversations * turns), limit=_MAX_REQUESTS)
+    if (not isinstance(providers, (list, tuple)) or len(providers) != len(_MODEL_RUNGS)
+            or not all(isinstance(p, Provider) for p in providers)):
         raise ValueError(f"providers must hold {len(_MODEL_RUNGS)} Provider, got {providers!r}")
     rng = _validate.generator(seed)
     time = _arrivals(conversations, float(turns), rng)
@@ -352,6 +376,7 @@ def rung_alerts(counts, requests: int, baseline_shares, *, z: float = 4.0) -> np
     """
     counts = _validate.whole_array("counts", counts)
     requests = _validate.whole("requests", requests)
+    z = _validate.real("z", z, minimum=0.0)
     baseline = _validate.probability_array("baseline_shares", baseline_shares)
     if counts.shape != baseline.shape:
         raise ValueError(f"counts and baseline_shares must have one entry per rung, got "

@@ -1,0 +1,583 @@
+"""No crash, no hang, no silent nonsense: every public callable refuses bad input.
+
+The public callables are discovered through ``__all__`` (each package folder and each of
+its modules), so a function added tomorrow is swept the day it appears: it fails
+:func:`test_every_public_callable_has_a_registry_entry` until it gets an entry below.
+
+Each entry names valid example arguments for one callable. The sweep replaces one argument
+at a time with values of the wrong kind (strings, booleans, ``None``, NaN, infinities,
+negative or fractional counts, wrong containers, callables and dataclasses) and asserts a
+``ValueError`` whose message names the parameter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib
+import inspect
+import math
+import pkgutil
+from decimal import Decimal
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import reliability
+from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
+from reliability import validation, workflow
+from reliability.harness import breaker, budget, clock, ladder, loops, traffic
+from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
+
+# Chapter helpers, not library API: plotting, notebook set-up, the chapters' parameter
+# cells and the data loader are exercised by the book's own tests.
+NOT_SWEPT = {"reliability.figures", "reliability.notebook", "reliability.parameters",
+             "reliability.datasets", "reliability._validate"}
+PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
+
+
+def _modules():
+    out = []
+    for package in PACKAGES:
+        mod = importlib.import_module(package)
+        out.append(mod)
+        for info in pkgutil.iter_modules(mod.__path__, package + "."):
+            if info.name in NOT_SWEPT or info.name.rsplit(".", 1)[1].startswith("_"):
+                continue
+            if info.ispkg:
+                continue
+            out.append(importlib.import_module(info.name))
+    return out
+
+
+MODULES = _modules()
+
+
+def _key(obj) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def _public_callables():
+    """Every public function, class and public method of a class, by qualified name."""
+    found = {}
+    for mod in MODULES:
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            if inspect.isclass(obj):
+                if issubclass(obj, BaseException):
+                    continue  # exceptions carry any message
+                found[_key(obj)] = obj
+                for attr, raw in vars(obj).items():
+                    if attr.startswith("_") or isinstance(raw, property):
+                        continue
+                    if isinstance(raw, (staticmethod, classmethod)) or inspect.isfunction(raw):
+                        if attr in getattr(obj, "model_fields", {}) or attr.startswith("model_"):
+                            continue
+                        found[f"{_key(obj)}.{attr}"] = getattr(obj, attr)
+            elif inspect.isfunction(obj):
+                found[_key(obj)] = obj
+    return found
+
+
+# --- valid examples ----------------------------------------------------------------------
+
+def _fields(instance, **override):
+    values = {f.name: getattr(instance, f.name) for f in dataclasses.fields(instance)}
+    values.update(override)
+    return values
+
+
+@dataclasses.dataclass
+class Entry:
+    """A callable's valid example: ``target()`` gives the callable (a bound method for a
+    method), ``kwargs`` valid arguments for it, ``ok`` values a parameter documents as
+    meaningful (e.g. ``None`` for "no limit"), ``anything`` parameters that take any object."""
+
+    target: object
+    kwargs: dict
+    ok: dict = dataclasses.field(default_factory=dict)
+    anything: tuple = ()
+    args: tuple = ()
+    arrays: tuple = ()  # parameters that also take an array of such numbers
+
+
+_CLOCK = clock.ManualClock()
+_MOVES = (loops.Move("a", (1,), 1), loops.Move("b", (2,), 2))
+_DAY = traffic.simulate_day(conversations=3, seed=1)
+_ARM = arms.run_arm(arms.Scenario(), guardrails.Guardrails(), runs=3, seed=1)
+_TRAJ = agent.run_episode(seed=1)
+_SIM = workflow.Workflow().simulate(runs=3)
+_CURVES = passk.curves(np.array([[1, 0, 1], [0, 0, 1]]), resamples=10)
+_DASH = arms.measure_own(arms.Scenario(), guardrails.Guardrails(), cases=2, runs_per_case=2)
+_RECORDS = validation.Records(frozenset({"40817-0042"}),
+                              {("40817-0042", datetime.date(2024, 5, 1)): Decimal("12.50")},
+                              datetime.date(2024, 6, 1))
+_REFUND = validation.parse_refund('{"account": "40817-0042", "amount": "12.50", '
+                                  '"fee_charged": "12.50", "charged_on": "2024-05-01"}')
+_CHECK = structured.check(structured.EXAMPLES["right"], structured.equals(158))
+_REGSIM = formattax.Generator().simulate("free", runs=3)
+_ORDSIM = formattax.FieldOrderToy().simulate("reasoning_first", runs=3)
+_OUTCOME = budget.run_task(budget.fake_agent(clock=_CLOCK, finish_at=2), 0, clock=_CLOCK)
+_RIG = __import__("pandas").read_csv(__file__.rsplit("/", 2)[0] + "/data/forge_gap.csv")
+_GEN = np.random.default_rng(0)
+_POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
+
+W = workflow.Workflow
+
+
+def _lax_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value)) or (isinstance(value, str) and value.strip().isdigit())
+SC = selfconditioning.SelfConditioning
+REV = selfcorrection.Revision(0.1, 0.2)
+MIX = passk.TaskMix.beta(0.6, 4.0)
+
+REGISTRY = {
+    # workflow
+    "reliability.workflow.Verifier": Entry(lambda: workflow.Verifier, dict(recall=0.8, false_reject=0.05)),
+    "reliability.workflow.Workflow": Entry(lambda: W, dict(steps=3, error=0.1, silent=0.1, attempts=2,
+                                                          verifier=workflow.Verifier()),
+                                           ok={"verifier": [None]}),
+    "reliability.workflow.Workflow.success": Entry(lambda: W().success, {}),
+    "reliability.workflow.Workflow.success_by_length": Entry(lambda: W().success_by_length, dict(lengths=[1, 2])),
+    "reliability.workflow.Workflow.outcome_probabilities": Entry(lambda: W().outcome_probabilities, {}),
+    "reliability.workflow.Workflow.expected_attempts": Entry(lambda: W().expected_attempts, {}),
+    "reliability.workflow.Workflow.simulate": Entry(lambda: W().simulate, dict(runs=3, seed=0, log_runs=1)),
+    "reliability.workflow.Simulation": Entry(lambda: workflow.Simulation, _fields(_SIM)),
+    "reliability.workflow.Simulation.interval": Entry(lambda: _SIM.interval, dict(confidence=0.9)),
+    "reliability.workflow.horizon": Entry(lambda: workflow.horizon, dict(p=0.99, target=0.5)),
+    # stats
+    "reliability.stats.wilson_interval": Entry(lambda: stats.wilson_interval,
+                                               dict(successes=3, trials=10, confidence=0.9), arrays=('successes', 'trials')),
+    "reliability.stats.newcombe_interval": Entry(lambda: stats.newcombe_interval, dict(
+        successes_a=3, trials_a=10, successes_b=4, trials_b=10, confidence=0.9), arrays=('successes_a', 'trials_a', 'successes_b', 'trials_b')),
+    "reliability.stats.binomial_standard_error": Entry(lambda: stats.binomial_standard_error,
+                                                       dict(rate=0.3, runs=10), arrays=('rate', 'runs')),
+    "reliability.stats.z_value": Entry(lambda: stats.z_value, dict(confidence=0.9)),
+    "reliability.stats.pass_at_k": Entry(lambda: stats.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
+    "reliability.stats.pass_hat_k": Entry(lambda: stats.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
+    # passk
+    "reliability.passk.PassCurves": Entry(lambda: passk.PassCurves, _fields(_CURVES)),
+    "reliability.passk.PassCurves.table": Entry(lambda: _CURVES.table, {}),
+    "reliability.passk.curves": Entry(lambda: passk.curves, dict(
+        outcomes=[[1, 0, 1], [0, 0, 1]], confidence=0.9, resamples=10, seed=0)),
+    "reliability.passk.TaskMix": Entry(lambda: passk.TaskMix, dict(
+        weights=(0.5, 0.5), means=(0.3, 0.8), concentrations=(2.0, 5.0))),
+    "reliability.passk.TaskMix.constant": Entry(lambda: passk.TaskMix.constant, dict(p=0.5)),
+    "reliability.passk.TaskMix.beta": Entry(lambda: passk.TaskMix.beta, dict(mean=0.5, concentration=3.0),
+                                            ok={"concentration": [math.inf]}),
+    "reliability.passk.TaskMix.pass_hat": Entry(lambda: MIX.pass_hat, dict(k=[1, 2])),
+    "reliability.passk.TaskMix.pass_at": Entry(lambda: MIX.pass_at, dict(k=[1, 2])),
+    "reliability.passk.TaskMix.task_variance": Entry(lambda: MIX.task_variance, dict(k=2)),
+    "reliability.passk.TaskMix.sample": Entry(lambda: MIX.sample, dict(tasks=3, seed=0)),
+    "reliability.passk.TaskMix.simulate": Entry(lambda: MIX.simulate, dict(tasks=3, trials=2, seed=0)),
+    "reliability.passk.Fit": Entry(lambda: passk.Fit, dict(mix=MIX, family="Beta", residuals=(0.0,))),
+    "reliability.passk.fit_task_mix": Entry(lambda: passk.fit_task_mix, dict(values=[0.6, 0.5, 0.45])),
+    "reliability.passk.moment_bounds": Entry(lambda: passk.moment_bounds, dict(
+        values=[0.6, 0.5, 0.45], k=4, tolerance=0.0005, grid=11), arrays=("tolerance",)),
+    "reliability.passk.standard_error_bound": Entry(lambda: passk.standard_error_bound,
+                                                    dict(values=[0.6, 0.5], tasks=100)),
+    "reliability.passk.extrapolate": Entry(lambda: passk.extrapolate, dict(
+        values=[0.6, 0.5, 0.45], k=4, tasks=100, rounding=0.0005, spread=2.0), ok={"tasks": [None]}),
+    "reliability.passk.estimator_variance": Entry(lambda: passk.estimator_variance,
+                                                  dict(mix=MIX, k=2, trials=4)),
+    "reliability.passk.half_width": Entry(lambda: passk.half_width, dict(
+        mix=MIX, k=2, tasks=100, trials=4, confidence=0.9), arrays=("tasks",)),
+    "reliability.passk.plan": Entry(lambda: passk.plan, dict(mix=MIX, k=2, width=0.05, trials=4,
+                                                             confidence=0.9), arrays=("trials",)),
+    "reliability.passk.published_table": Entry(lambda: passk.published_table, dict(
+        table=__import__("reliability.datasets").datasets.load("tau_bench"))),
+    # selfconditioning
+    "reliability.selfconditioning.SelfConditioning": Entry(lambda: SC, dict(
+        base_error=0.02, gain=0.5, clean_context=3, window=4), ok={"window": [None]}),
+    "reliability.selfconditioning.SelfConditioning.error_rate": Entry(lambda: SC().error_rate, dict(
+        visible_errors=[1, 2], visible_steps=[3, 4])),
+    "reliability.selfconditioning.SelfConditioning.expected_error": Entry(lambda: SC().expected_error, dict(steps=5)),
+    "reliability.selfconditioning.SelfConditioning.expected_accuracy": Entry(lambda: SC().expected_accuracy, dict(steps=5)),
+    "reliability.selfconditioning.SelfConditioning.fixed_point": Entry(lambda: SC().fixed_point, {}),
+    "reliability.selfconditioning.SelfConditioning.full_history_closed_form": Entry(
+        lambda: SC(clean_context=0).full_history_closed_form, dict(steps=5)),
+    "reliability.selfconditioning.SelfConditioning.accuracy_horizon": Entry(
+        lambda: SC().accuracy_horizon, dict(target=0.9, max_steps=20)),
+    "reliability.selfconditioning.SelfConditioning.simulate": Entry(lambda: SC().simulate, dict(
+        steps=3, runs=2, seed=0, history=np.zeros((2, 2), bool), clear_history=False),
+        ok={"history": [None]}),
+    "reliability.selfconditioning.TrajectorySimulation": Entry(
+        lambda: selfconditioning.TrajectorySimulation, dict(errors=np.zeros((2, 3), bool))),
+    "reliability.selfconditioning.TrajectorySimulation.accuracy": Entry(
+        lambda: SC().simulate(3, runs=2).accuracy, {}),
+    "reliability.selfconditioning.TrajectorySimulation.interval": Entry(
+        lambda: SC().simulate(3, runs=2).interval, dict(confidence=0.9)),
+    # selfcorrection
+    "reliability.selfcorrection.Revision": Entry(lambda: selfcorrection.Revision,
+                                                 dict(break_rate=0.1, fix_rate=0.2)),
+    "reliability.selfcorrection.Revision.matrix": Entry(lambda: REV.matrix, {}),
+    "reliability.selfcorrection.Revision.net_change": Entry(lambda: REV.net_change, dict(accuracy=0.5)),
+    "reliability.selfcorrection.Revision.accuracy": Entry(lambda: REV.accuracy, dict(initial=0.5, rounds=[0, 3])),
+    "reliability.selfcorrection.Revision.fates": Entry(lambda: REV.fates, dict(initial=0.5, rounds=3)),
+    "reliability.selfcorrection.Arbiter": Entry(lambda: selfcorrection.Arbiter, dict(recall=0.9, false_reject=0.1)),
+    "reliability.selfcorrection.LoopSimulation": Entry(lambda: selfcorrection.LoopSimulation, dict(
+        questions=10, right=np.array([5, 6]), revisions=3)),
+    "reliability.selfcorrection.LoopSimulation.interval": Entry(
+        lambda: selfcorrection.simulate_loop(REV, 0.5, 2, questions=10).interval, dict(confidence=0.9)),
+    "reliability.selfcorrection.loop_accuracy": Entry(lambda: selfcorrection.loop_accuracy, dict(
+        revision=REV, initial=0.5, rounds=[0, 2], arbiter=selfcorrection.ORACLE), ok={"arbiter": [None]}),
+    "reliability.selfcorrection.loop_limit": Entry(lambda: selfcorrection.loop_limit, dict(
+        revision=REV, initial=0.5, arbiter=selfcorrection.ORACLE), ok={"arbiter": [None]}),
+    "reliability.selfcorrection.expected_revisions": Entry(lambda: selfcorrection.expected_revisions, dict(
+        revision=REV, initial=0.5, rounds=2, arbiter=selfcorrection.ORACLE), ok={"arbiter": [None]}),
+    "reliability.selfcorrection.simulate_loop": Entry(lambda: selfcorrection.simulate_loop, dict(
+        revision=REV, initial=0.5, rounds=2, questions=10, seed=0, arbiter=selfcorrection.ORACLE),
+        ok={"arbiter": [None]}),
+    "reliability.selfcorrection.fit_fates": Entry(lambda: selfcorrection.fit_fates, dict(
+        initial=0.759, right_to_wrong=0.088, wrong_to_right=0.076, rounds=2)),
+    "reliability.selfcorrection.fit_rounds": Entry(lambda: selfcorrection.fit_rounds, dict(
+        before=0.5, round1=0.6, round2=0.65)),
+    # structured
+    "reliability.structured.Answer": Entry(lambda: structured.Answer, dict(reasoning="1+1", answer=2),
+                                           ok={"answer": [-1]}),
+    "reliability.structured.LaxAnswer": Entry(lambda: structured.LaxAnswer, dict(reasoning="1+1", answer=2),
+                                              ok={"answer": ["3", True, 1.0, -1]}),
+    "reliability.structured.Check": Entry(lambda: structured.Check, _fields(_CHECK),
+                                          ok={"content_ok": [None], "value": [None]}),
+    "reliability.structured.check": Entry(lambda: structured.check, dict(
+        text=structured.EXAMPLES["right"], rule=structured.equals(158), strict=True), ok={"rule": [None]}),
+    "reliability.structured.feedback": Entry(lambda: structured.feedback, dict(result=_CHECK)),
+    "reliability.structured.retry": Entry(lambda: structured.retry, dict(
+        replies=[structured.EXAMPLES["right"]], rule=structured.equals(158), max_attempts=2, strict=True)),
+    "reliability.structured.Attempt": Entry(lambda: structured.Attempt, dict(number=1, check=_CHECK, sent_back="x"),
+                                            ok={"sent_back": [None]}),
+    "reliability.structured.field_order": Entry(lambda: structured.field_order, dict(model=structured.Answer)),
+    "reliability.structured.equals": Entry(lambda: structured.equals, dict(expected=158),
+                                           ok={"expected": [-1]}),
+    # validation
+    "reliability.validation.RefundRequest": Entry(lambda: validation.RefundRequest, dict(
+        account="40817-0042", amount="12.50", fee_charged="12.50", charged_on="2024-05-01"),
+        # Lax by design (strict=False): numbers and numeric strings become Decimals and
+        # whole numbers become dates, as the chapter shows.
+        ok={"amount": _lax_number, "fee_charged": _lax_number, "charged_on": _lax_number}),
+    "reliability.validation.Records": Entry(lambda: validation.Records, _fields(_RECORDS)),
+    "reliability.validation.Verdict": Entry(lambda: validation.Verdict, dict(accepted=True, refund=_REFUND,
+                                                                             problems=()),
+                                            ok={"refund": [None]}),
+    "reliability.validation.parse_refund": Entry(lambda: validation.parse_refund, dict(
+        text='{"account": "40817-0042", "amount": "12.50", "fee_charged": "12.50", '
+             '"charged_on": "2024-05-01"}')),
+    "reliability.validation.rule_violations": Entry(lambda: validation.rule_violations,
+                                                    dict(refund=_REFUND, records=_RECORDS)),
+    "reliability.validation.check_business_rules": Entry(lambda: validation.check_business_rules,
+                                                         dict(refund=_REFUND, records=_RECORDS)),
+    "reliability.validation.validate_refund": Entry(lambda: validation.validate_refund, dict(
+        text=_REFUND.model_dump_json(), records=_RECORDS)),
+    # formattax
+    "reliability.formattax.Regime": Entry(lambda: formattax.Regime, dict(name="free", compliance=0.8, accuracy=0.6)),
+    "reliability.formattax.Generator": Entry(lambda: formattax.Generator, dict(
+        free_accuracy=0.6, parse_rate=0.8, prompt_compliance=0.5, prompt_tax=0.05,
+        constrained_compliance=0.95, decoder_tax=0.0, reformat_fidelity=0.98)),
+    "reliability.formattax.Generator.regime": Entry(lambda: formattax.Generator().regime, dict(name="free")),
+    "reliability.formattax.Generator.regimes": Entry(lambda: formattax.Generator().regimes, {}),
+    "reliability.formattax.Generator.simulate": Entry(lambda: formattax.Generator().simulate, dict(
+        name="free", runs=3, seed=0)),
+    "reliability.formattax.RegimeSimulation": Entry(lambda: formattax.RegimeSimulation, _fields(_REGSIM)),
+    "reliability.formattax.RegimeSimulation.rate": Entry(lambda: _REGSIM.rate, dict(what="valid")),
+    "reliability.formattax.RegimeSimulation.count": Entry(lambda: _REGSIM.count, dict(what="valid")),
+    "reliability.formattax.RegimeSimulation.interval": Entry(lambda: _REGSIM.interval, dict(
+        what="valid", confidence=0.9)),
+    "reliability.formattax.cell_partition": Entry(lambda: formattax.cell_partition, dict(
+        cells=20, significant=8, with_prompt=5, with_decoder=6, decoder_only=3)),
+    "reliability.formattax.FieldOrderToy": Entry(lambda: formattax.FieldOrderToy, dict(
+        digits=4, step_error=0.02, budget=1)),
+    "reliability.formattax.FieldOrderToy.accuracy": Entry(lambda: formattax.FieldOrderToy().accuracy,
+                                                          dict(order="reasoning_first")),
+    "reliability.formattax.FieldOrderToy.simulate": Entry(lambda: formattax.FieldOrderToy().simulate, dict(
+        order="reasoning_first", runs=3, seed=0)),
+    "reliability.formattax.OrderSimulation": Entry(lambda: formattax.OrderSimulation, _fields(_ORDSIM)),
+    "reliability.formattax.OrderSimulation.interval": Entry(lambda: _ORDSIM.interval, dict(confidence=0.9)),
+    # harness.breaker
+    "reliability.harness.breaker.BreakerConfig": Entry(lambda: breaker.BreakerConfig, dict(
+        failure_threshold=3, reset_timeout=10.0)),
+    "reliability.harness.breaker.BreakerState": Entry(lambda: breaker.BreakerState, dict(
+        state="open", failures=2, opened_at=1.0, probing=False), ok={"opened_at": [-math.inf]}),
+    "reliability.harness.breaker.transition": Entry(lambda: breaker.transition, dict(
+        current=breaker.BreakerState(), event="failure", now=1.0, config=breaker.BreakerConfig())),
+    "reliability.harness.breaker.CircuitBreaker": Entry(lambda: breaker.CircuitBreaker, dict(
+        config=breaker.BreakerConfig(), clock=_CLOCK), ok={"clock": [None]}),
+    "reliability.harness.breaker.CircuitBreaker.allow": Entry(lambda: breaker.CircuitBreaker(clock=_CLOCK).allow, {}),
+    "reliability.harness.breaker.CircuitBreaker.record_success": Entry(
+        lambda: breaker.CircuitBreaker(clock=_CLOCK).record_success, {}),
+    "reliability.harness.breaker.CircuitBreaker.record_failure": Entry(
+        lambda: breaker.CircuitBreaker(clock=_CLOCK).record_failure, {}),
+    "reliability.harness.breaker.CircuitBreaker.call": Entry(lambda: breaker.CircuitBreaker(clock=_CLOCK).call,
+                                                             dict(fn=lambda: 1)),
+    # harness.budget
+    "reliability.harness.budget.TaskBudget": Entry(lambda: budget.TaskBudget, dict(
+        max_steps=5, max_cost_usd=0.1, deadline_s=10.0, max_retries=2),
+        ok={"max_steps": [None], "max_cost_usd": [None], "deadline_s": [None], "max_retries": [None]}),
+    "reliability.harness.budget.TaskBudget.tripped": Entry(lambda: budget.TaskBudget().tripped, dict(
+        steps=1, cost_usd=0.01, elapsed_s=1.0)),
+    "reliability.harness.budget.TaskBudget.may_retry": Entry(lambda: budget.TaskBudget().may_retry,
+                                                             dict(retries_used=1)),
+    "reliability.harness.budget.Step": Entry(lambda: budget.Step, dict(
+        state=1, cost_usd=0.01, tool="t", args=(1,), failed=False, done=False, best="x"),
+        anything=("state", "best")),
+    "reliability.harness.budget.Outcome": Entry(lambda: budget.Outcome, _fields(_OUTCOME),
+                                                ok={"limit": [None]}, anything=("result",)),
+    "reliability.harness.budget.Outcome.as_dict": Entry(lambda: _OUTCOME.as_dict, {}),
+    "reliability.harness.budget.run_task": Entry(lambda: budget.run_task, dict(
+        agent=budget.fake_agent(clock=_CLOCK, finish_at=2), start=0, budget=budget.TaskBudget(),
+        clock=_CLOCK, detector=loops.LoopDetector(), retry_wait_s=0.0, transient=(TimeoutError,)),
+        ok={"budget": [None], "detector": [None]}, anything=("start",)),
+    "reliability.harness.budget.max_provider_calls": Entry(lambda: budget.max_provider_calls, dict(
+        steps=3, attempts_per_call=2, task_retries=2),
+        ok={"attempts_per_call": [None], "task_retries": [None]}),
+    "reliability.harness.budget.retry_success": Entry(lambda: budget.retry_success, dict(error=0.1, attempts=3)),
+    "reliability.harness.budget.flaky_call": Entry(lambda: budget.flaky_call, dict(
+        error=0.1, seed=0, exception=ConnectionError)),
+    "reliability.harness.budget.fake_agent": Entry(lambda: budget.fake_agent, dict(
+        clock=_CLOCK, cost_usd=0.01, seconds=1.0, fail_every=0, finish_at=3), ok={"finish_at": [None]}),
+    "reliability.harness.budget.scripted_agent": Entry(lambda: budget.scripted_agent, dict(
+        script=_MOVES, clock=_CLOCK, after_hint=_MOVES, finishes=False, seconds=1.0, cost_usd=0.001),
+        ok={"after_hint": [None]}),
+    "reliability.harness.budget.TaskMix": Entry(lambda: budget.TaskMix, dict(median=6.0, spread=0.5, stuck=0.03)),
+    "reliability.harness.budget.TaskMix.cut_short": Entry(lambda: budget.TaskMix().cut_short, dict(limits=[5, 10])),
+    "reliability.harness.budget.TaskMix.hit_share": Entry(lambda: budget.TaskMix().hit_share, dict(limits=[5, 10])),
+    "reliability.harness.budget.TaskMix.simulate": Entry(lambda: budget.TaskMix().simulate, dict(runs=3, seed=0)),
+    "reliability.harness.budget.LengthSample": Entry(lambda: budget.LengthSample, dict(
+        lengths=np.array([3, 0]), stuck=np.array([False, True]))),
+    "reliability.harness.budget.LengthSample.hits": Entry(lambda: budget.TaskMix().simulate(3, 0).hits,
+                                                          dict(limit=5)),
+    # harness.clock
+    "reliability.harness.clock.SystemClock": Entry(lambda: clock.SystemClock, {}),
+    "reliability.harness.clock.SystemClock.now": Entry(lambda: clock.SystemClock().now, {}),
+    "reliability.harness.clock.SystemClock.sleep": Entry(lambda: clock.SystemClock().sleep, dict(seconds=0.0)),
+    "reliability.harness.clock.ManualClock": Entry(lambda: clock.ManualClock, dict(time=0.0)),
+    "reliability.harness.clock.ManualClock.now": Entry(lambda: clock.ManualClock().now, {}),
+    "reliability.harness.clock.ManualClock.sleep": Entry(lambda: clock.ManualClock().sleep, dict(seconds=1.0)),
+    "reliability.harness.clock.ManualClock.advance": Entry(lambda: clock.ManualClock().advance, dict(seconds=1.0)),
+    # harness.ladder
+    "reliability.harness.ladder.Rung": Entry(lambda: ladder.Rung, dict(name="x", kind="model", value=0.5, cost="c")),
+    "reliability.harness.ladder.Policy": Entry(lambda: ladder.Policy, dict(
+        time_budget=10.0, validation_failures=2, task_calls=6, retries=2, confidence=0.3,
+        backoff_base=0.5, backoff_cap=4.0)),
+    "reliability.harness.ladder.Observation": Entry(lambda: ladder.Observation, dict(
+        status="ok", latency=1.0, valid=True, confidence=0.9)),
+    "reliability.harness.ladder.Descent": Entry(lambda: ladder.Descent, dict(
+        rung=0, passed=(), elapsed=1.0, waited=0.0, calls=1)),
+    "reliability.harness.ladder.backoff_delays": Entry(lambda: ladder.backoff_delays, dict(
+        policy=ladder.Policy(), jitter=[0.5, 0.2])),
+    "reliability.harness.ladder.descend": Entry(lambda: ladder.descend, dict(
+        observe=lambda rung, attempt: ladder.Observation(), policy=ladder.Policy(),
+        jitter=[0.5, 0.5], skip=(), rungs=ladder.RUNGS, seed=0), ok={"jitter": [None]}),
+    "reliability.harness.ladder.rung_counts": Entry(lambda: ladder.rung_counts, dict(
+        rungs_answered=[0, 1, 1], n_rungs=7)),
+    "reliability.harness.ladder.cascade_cost": Entry(lambda: ladder.cascade_cost, dict(
+        strong_share=0.3, price_ratio=0.1), arrays=("strong_share",)),
+    # harness.loops
+    "reliability.harness.loops.Move": Entry(lambda: loops.Move, dict(tool="t", args=(1,), state=1),
+                                            anything=("state",)),
+    "reliability.harness.loops.LoopDetector": Entry(lambda: loops.LoopDetector, dict(repeats=3, stall=4, cycles=2)),
+    "reliability.harness.loops.LoopDetector.sign": Entry(lambda: loops.LoopDetector().sign, dict(
+        moves=_MOVES, before=0), anything=("before",)),
+    "reliability.harness.loops.LoopDetector.respond": Entry(lambda: loops.LoopDetector().respond, dict(
+        moves=_MOVES, hinted_at=1, before=0), ok={"hinted_at": [None]}, anything=("before",)),
+    "reliability.harness.loops.LoopDetector.scan": Entry(lambda: loops.LoopDetector().scan, dict(
+        moves=_MOVES, before=0), anything=("before",)),
+    "reliability.harness.loops.Verdict": Entry(lambda: loops.Verdict, dict(action="hint", sign="repeat"),
+                                               ok={"sign": [None]}),
+    # harness.traffic
+    "reliability.harness.traffic.Provider": Entry(lambda: traffic.Provider, dict(
+        error=0.01, rate_limited=0.005, median_latency=2.0, spread=0.5, invalid=0.03,
+        confidence_a=8.0, confidence_b=2.0)),
+    "reliability.harness.traffic.Scenario": Entry(lambda: traffic.Scenario, dict(
+        name="x", outage_start=10.0, outage_hours=1.0, dead_latency=4.0, slow_start=14.0,
+        slow_hours=1.0, slow_factor=4.0, quality_drop=0.0, rules_cover=0.35, cache_hit=0.3)),
+    "reliability.harness.traffic.DayReport": Entry(lambda: traffic.DayReport, _fields(_DAY),
+                                                   ok={"breaker": [None]}),
+    "reliability.harness.traffic.DayReport.latency": Entry(lambda: _DAY.latency, dict(q=0.5)),
+    "reliability.harness.traffic.DayReport.trigger_counts": Entry(lambda: _DAY.trigger_counts, {}),
+    "reliability.harness.traffic.simulate_day": Entry(lambda: traffic.simulate_day, dict(
+        scenario=traffic.Scenario(), policy=ladder.Policy(), breaker=breaker.BreakerConfig(),
+        conversations=3, turns=2.0, providers=traffic.PROVIDERS, seed=0), ok={"breaker": [None]}),
+    "reliability.harness.traffic.rung_alerts": Entry(lambda: traffic.rung_alerts, dict(
+        counts=[90, 5, 5, 0, 0, 0, 0], requests=100, baseline_shares=[0.9, 0.05, 0.05, 0, 0, 0, 0],
+        z=4.0)),
+    # lab.task
+    "reliability.lab.task.Task": Entry(lambda: task.Task, dict(order_id="A-1", item_total=10.0, zone="A",
+                                                               rates={"A": 1.0, "B": 2.0})),
+    "reliability.lab.task.Task.get_order": Entry(lambda: task.Task().get_order, dict(args={"order_id": "A-1001"})),
+    "reliability.lab.task.Task.get_ship_rate": Entry(lambda: task.Task().get_ship_rate, dict(args={"zone": "B"})),
+    "reliability.lab.task.ToolResult": Entry(lambda: task.ToolResult, dict(status=200, data={"a": 1}, error="e"),
+                                             ok={"data": [None], "error": [None]}),
+    "reliability.lab.task.oracle": Entry(lambda: task.oracle, dict(task=task.Task(), submitted=158),
+                                         anything=("submitted",)),
+    "reliability.lab.task.make_cases": Entry(lambda: task.make_cases, dict(cases=3, seed=0)),
+    # lab.faults
+    "reliability.lab.faults.TransientFaults": Entry(lambda: faults.TransientFaults, dict(rate=0.1)),
+    "reliability.lab.faults.TransientFaults.strike": Entry(lambda: faults.TransientFaults(0.5).strike, dict(rng=_GEN)),
+    "reliability.lab.faults.MalformedFaults": Entry(lambda: faults.MalformedFaults, dict(rate=0.1)),
+    "reliability.lab.faults.MalformedFaults.arm": Entry(lambda: faults.MalformedFaults(0.5).arm, dict(rng=_GEN)),
+    # lab.guardrails
+    "reliability.lab.guardrails.Guardrails": Entry(lambda: guardrails.Guardrails, dict(
+        error_recovery=True, retry_nudge=False, submit_nudge=False, validation=True, recovery_retries=2)),
+    "reliability.lab.guardrails.Guardrails.only": Entry(lambda: guardrails.Guardrails.only, {},
+                                                        args=("validation",)),
+    "reliability.lab.guardrails.Check": Entry(lambda: guardrails.Check, dict(accepted=True, reason="r", parts=(1.0,))),
+    "reliability.lab.guardrails.validate": Entry(lambda: guardrails.validate, dict(
+        submitted=158, retrieved={"get_order": {"item_total_usd": 140.0}, "get_ship_rate": {"rate_usd": 18.0}}),
+        anything=("submitted",)),
+    # lab.agent
+    "reliability.lab.agent.Profile": Entry(lambda: agent.Profile, dict(
+        malformed=0.1, heal=0.9, skip_lookup=0.1, wrong_record=0.1, no_submit=0.1, non_numeric=0.1,
+        made_up=0.1, slip=0.1, heeds=0.9)),
+    "reliability.lab.agent.Action": Entry(lambda: agent.Action, dict(kind="call", tool="get_order",
+                                                                     args={"order_id": "A"}, value=1, text="t"),
+                                          ok={"tool": [None]}, anything=("value",)),
+    "reliability.lab.agent.Event": Entry(lambda: agent.Event, dict(turn=1, source="model", kind="call", text="t")),
+    "reliability.lab.agent.Trajectory": Entry(lambda: agent.Trajectory, _fields(_TRAJ),
+                                              anything=("submitted",)),
+    "reliability.lab.agent.Trajectory.lines": Entry(lambda: _TRAJ.lines, {}),
+    "reliability.lab.agent.Trajectory.records": Entry(lambda: _TRAJ.records, {}),
+    "reliability.lab.agent.SimulatedAgent": Entry(lambda: agent.SimulatedAgent, dict(
+        profile=agent.Profile(), rng=np.random.default_rng(0), zones=("A", "B"), order_id="A-1")),
+    "reliability.lab.agent.SimulatedAgent.act": Entry(lambda: agent.SimulatedAgent(
+        agent.Profile(), np.random.default_rng(0), zones=("A", "B"), order_id="A-1").act, dict(observations=[])),
+    "reliability.lab.agent.run_episode": Entry(lambda: agent.run_episode, dict(
+        task=task.Task(), profile=agent.Profile(), guardrails=guardrails.Guardrails(), fault_rate=0.1,
+        malformed_rate=0.1, max_turns=3, seed=0, index=0, agent=None), ok={"agent": [None]}),
+    "reliability.lab.agent.episode_streams": Entry(lambda: agent.episode_streams, dict(seed=0, index=1)),
+    "reliability.lab.agent.transient_success": Entry(lambda: agent.transient_success, dict(
+        fault_rate=0.1, max_turns=6, retries=1)),
+    "reliability.lab.agent.write_jsonl": Entry(lambda: agent.write_jsonl, dict(
+        trajectories=[_TRAJ], path="/dev/null")),
+    # lab.arms
+    "reliability.lab.arms.Scenario": Entry(lambda: arms.Scenario, dict(
+        profile=agent.Profile(), fault_rate=0.1, malformed_rate=0.1, max_turns=3, task=task.Task())),
+    "reliability.lab.arms.ArmResult": Entry(lambda: arms.ArmResult, _fields(_ARM)),
+    "reliability.lab.arms.ArmResult.interval": Entry(lambda: _ARM.interval, dict(confidence=0.9)),
+    "reliability.lab.arms.ArmResult.share": Entry(lambda: _ARM.share, dict(failure="success")),
+    "reliability.lab.arms.Gap": Entry(lambda: arms.Gap, dict(reference="a", treated="b", delta=0.1,
+                                                             low=-0.1, high=0.3)),
+    "reliability.lab.arms.Gap.sentence": Entry(lambda: arms.compare(_ARM, _ARM).sentence, {}),
+    "reliability.lab.arms.verdict": Entry(lambda: arms.verdict, dict(low=-0.1, high=0.2)),
+    "reliability.lab.arms.classify": Entry(lambda: arms.classify, dict(task=task.Task(), trajectory=_TRAJ)),
+    "reliability.lab.arms.run_arm": Entry(lambda: arms.run_arm, dict(
+        scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), runs=2, seed=0, label="x",
+        keep=1, first=0), ok={"label": [None]}),
+    "reliability.lab.arms.ablation": Entry(lambda: arms.ablation, dict(
+        scenario=arms.Scenario(), arms={"a": guardrails.Guardrails()}, runs=2, seed=0)),
+    "reliability.lab.arms.compare": Entry(lambda: arms.compare, dict(reference=_ARM, treated=_ARM,
+                                                                     confidence=0.9)),
+    "reliability.lab.arms.capability_ladder": Entry(lambda: arms.capability_ladder, dict(
+        profiles={"clean": agent.Profile()}, guardrails=guardrails.Guardrails(), runs=2, seed=0,
+        fault_rate=0.1)),
+    "reliability.lab.arms.pass_k_over_cases": Entry(lambda: arms.pass_k_over_cases, dict(
+        successes=[1, 2], n=2, k=1)),
+    "reliability.lab.arms.Dashboard": Entry(lambda: arms.Dashboard, _fields(_DASH)),
+    "reliability.lab.arms.measure_own": Entry(lambda: arms.measure_own, dict(
+        scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), cases=2, runs_per_case=2, seed=0)),
+    "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
+        runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
+    # lab.chat_adapter
+    "reliability.lab.chat_adapter.ChatAgent": Entry(lambda: chat_adapter.ChatAgent, dict(
+        url="http://x.invalid", model="m", key="", order_id="A-1", temperature=0.7, post=_POST)),
+    "reliability.lab.chat_adapter.ChatAgent.act": Entry(lambda: chat_adapter.ChatAgent(
+        url="http://x.invalid", model="m", post=_POST).act, dict(observations=[])),
+    # lab.rig
+    "reliability.lab.rig.StageMirror": Entry(lambda: rig.StageMirror, dict(
+        stage="S1", label="l", model="m", trials=10, rig_gap=1.0, rig_low=-1.0, rig_high=3.0,
+        lab=arms.compare(_ARM, _ARM))),
+    "reliability.lab.rig.mirror_stages": Entry(lambda: rig.mirror_stages, dict(rig=_RIG, seed=0)),
+}
+
+
+# --- bad values by kind ------------------------------------------------------------------
+
+NAN, INF = math.nan, math.inf
+
+
+def _bad_values(name, valid, arrays=()):
+    """Values of the wrong kind for a parameter whose valid example is ``valid``."""
+    if name in arrays:
+        return [v for v in _bad_values(name, valid) if not isinstance(v, list)]
+    if name in ("seed",):
+        return ["0", True, None, NAN, INF, -1, 1.5, [0]]
+    if isinstance(valid, bool):
+        return ["yes", None, 2, NAN, 0.5, [True]]
+    if isinstance(valid, (int, np.integer)):
+        return ["3", True, None, NAN, INF, -INF, 1.5, -1, [1], object()]
+    if isinstance(valid, (float, np.floating)):
+        return ["0.5", True, None, NAN, INF, -INF, [0.5], object()]
+    if isinstance(valid, str):
+        return [1, None, True, 2.5, ["x"], object()]
+    if isinstance(valid, (np.ndarray, list, tuple, frozenset, dict)):
+        return ["x", None, True, NAN, object()]
+    if isinstance(valid, np.random.Generator):
+        return ["x", 1, None, True]
+    if isinstance(valid, type):
+        return ["x", 1, None, int]
+    if callable(valid) and not dataclasses.is_dataclass(valid):
+        return ["x", 1, None, True]
+    return ["x", 1, None, True, NAN, object()]  # dataclasses, clocks, data frames, dates
+
+
+def _pairs():
+    for name, entry in sorted(REGISTRY.items()):
+        for param, valid in entry.kwargs.items():
+            if param in entry.anything:
+                continue
+            yield pytest.param(name, param, id=f"{name}:{param}")
+
+
+# --- the tests ---------------------------------------------------------------------------
+
+def test_every_module_names_its_public_api():
+    missing = [m.__name__ for m in MODULES if not hasattr(m, "__all__")]
+    assert not missing, f"modules without __all__: {missing}"
+    assert "run_task" in reliability.harness.__all__ and "CircuitBreaker" in reliability.harness.__all__
+
+
+def test_every_public_callable_has_a_registry_entry():
+    missing = sorted(set(_public_callables()) - set(REGISTRY))
+    assert not missing, f"public callables with no entry in tests/test_bad_input.py: {missing}"
+    stale = sorted(set(REGISTRY) - set(_public_callables()))
+    assert not stale, f"registry entries for callables that are no longer public: {stale}"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_parameter_has_an_example_and_the_example_runs(name):
+    entry = REGISTRY[name]
+    target = entry.target()
+    params = [p for p in inspect.signature(target).parameters.values()
+              if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    missing = [p.name for p in params if p.name not in entry.kwargs]
+    assert not missing, f"{name}: no example value for {missing}"
+    target(*entry.args, **entry.kwargs)
+
+
+@pytest.mark.parametrize("name, param", list(_pairs()))
+def test_bad_values_are_refused_by_name(name, param):
+    entry = REGISTRY[name]
+    valid = entry.kwargs[param]
+    allowed = entry.ok.get(param, [])
+    if callable(allowed):
+        is_allowed = allowed
+    else:
+        def is_allowed(v):
+            return any(v is a or (type(v) is type(a) and v == a) for a in allowed)
+    fixed = [v for v in _bad_values(param, valid, entry.arrays) if not is_allowed(v)]
+    extra = st.text(max_size=3) if not isinstance(valid, str) else st.integers()
+
+    @settings(max_examples=len(fixed) + 4, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.one_of(st.sampled_from(fixed), extra))
+    def check(bad):
+        assume(not is_allowed(bad))
+        target = entry.target()
+        with pytest.raises(ValueError) as info:
+            target(*entry.args, **{**entry.kwargs, param: bad})
+        assert param in str(info.value), (
+            f"{name}({param}={bad!r}) raised without naming {param!r}: {info.value}")
+
+    check()

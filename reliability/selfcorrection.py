@@ -226,8 +226,15 @@ def loop_limit(revision: Revision, initial: float, arbiter: Arbiter | None = Non
                 "use loop_accuracy with a finite number of rounds")
         return pi
     q = _open_chain(revision, arbiter)
+    system = np.eye(2) - q
+    if np.linalg.cond(system) > 1e6:
+        # Nearly singular (tiny rates): 1 - d (1 - b) loses b to cancellation, so build
+        # I - Q without subtracting (the limit 1.0000088 came out for b = 1e-12).
+        a, b = revision.break_rate, revision.fix_rate
+        f, d = arbiter.false_reject, arbiter.recall
+        system = np.array([[(1.0 - f) + f * a, -f * a], [-d * b, (1.0 - d) + d * b]])
     try:
-        visits = np.linalg.solve((np.eye(2) - q).T, np.array([p0, 1.0 - p0]))
+        visits = np.linalg.solve(system.T, np.array([p0, 1.0 - p0]))
     except np.linalg.LinAlgError:
         raise ValueError(
             "this arbiter and revision never settle (some answers stay open forever); "

@@ -244,3 +244,12 @@ def seed(value):
     if not isinstance(value, np.random.Generator):
         whole("seed", value, minimum=0)
     return value
+
+
+def broadcast(names: str, *arrays) -> None:
+    """Refuse arrays that do not broadcast together, naming them (``"successes and trials"``)."""
+    try:
+        np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    except ValueError:
+        raise ValueError(f"{names} must have matching lengths (shapes that broadcast), got "
+                         f"shapes {', '.join(str(np.shape(a)) for a in arrays)}") from None

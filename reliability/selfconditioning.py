@@ -107,6 +107,7 @@ class SelfConditioning:
         """``e_0 + g C / (L + n)`` for ``C`` errors among ``n`` visible steps (arrays broadcast)."""
         c = _validate.whole_array("visible_errors", visible_errors)
         n = _validate.whole_array("visible_steps", visible_steps)
+        _validate.broadcast("visible_errors and visible_steps", c, n)
         if np.any(c > n):
             raise ValueError("visible_errors must be at most visible_steps")
         denominator = self.clean_context + n

@@ -27,6 +27,7 @@ def z_value(confidence: float = 0.95) -> float:
 def _counts(successes, trials, *, successes_name="successes", trials_name="trials"):
     trials = _validate.whole_array(trials_name, trials, minimum=1)
     successes = _validate.whole_array(successes_name, successes, minimum=0)
+    _validate.broadcast(f"{successes_name} and {trials_name}", successes, trials)
     if np.any(successes > trials):
         raise ValueError(
             f"{successes_name} must lie in [0, {trials_name}]; got {successes_name}="
@@ -97,6 +98,8 @@ def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: 
                                     successes_name="successes_a", trials_name="trials_a")
     successes_b, trials_b = _counts(successes_b, trials_b,
                                     successes_name="successes_b", trials_name="trials_b")
+    _validate.broadcast("successes_a and successes_b", successes_a, trials_a, successes_b,
+                        trials_b)
     low_a, high_a = wilson_interval(successes_a, trials_a, confidence)
     low_b, high_b = wilson_interval(successes_b, trials_b, confidence)
     rate_a = successes_a / trials_a
@@ -114,6 +117,7 @@ def binomial_standard_error(rate, runs):
     """
     rate = _validate.probability_array("rate", rate)
     runs = _validate.whole_array("runs", runs, minimum=1)
+    _validate.broadcast("rate and runs", rate, runs)
     return _as_output(np.sqrt(rate * (1.0 - rate) / runs))
 
 

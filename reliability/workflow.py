@@ -76,6 +76,9 @@ class Simulation:
         _validate.whole("total_attempts", self.total_attempts, minimum=0)
         _validate.numeric_array("attempts_per_run", self.attempts_per_run, kind="whole",
                                 ndim=1, minimum=0)
+        if np.size(self.attempts_per_run) != runs:
+            raise ValueError(f"attempts_per_run must hold one count per run ({runs}), "
+                             f"got {np.size(self.attempts_per_run)}")
         _validate.sequence("log", self.log, what="per-run event logs")
 
     @property

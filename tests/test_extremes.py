@@ -161,3 +161,19 @@ def test_a_task_no_limit_can_stop_is_refused_not_looped(monkeypatch):
     unlimited = TaskBudget(max_steps=None, max_cost_usd=None, deadline_s=None, max_retries=None)
     with pytest.raises(ValueError, match="budget must bound the task"):
         run_task(fake_agent(clock=clock), 0, unlimited, clock=clock)
+
+
+# --- inconsistent lengths ----------------------------------------------------------------
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: stats.wilson_interval([1, 2], [3, 4, 5]), "successes and trials"),
+    (lambda: stats.newcombe_interval([1, 2], [3, 4], [1, 2, 3], [4, 5, 6]), "successes_a"),
+    (lambda: stats.binomial_standard_error([0.1, 0.2], [1, 2, 3]), "rate and runs"),
+    (lambda: stats.pass_at_k([5, 6], [1, 2, 3], 1), "n, c and k"),
+    (lambda: SelfConditioning().error_rate([1, 2], [3, 4, 5]), "visible_errors and visible_steps"),
+    (lambda: passk.TaskMix((0.5, 0.5), (0.3,), (2.0, 3.0)), "weights, means and concentrations"),
+    (lambda: budget.LengthSample(np.array([1, 2]), np.array([True])), "stuck"),
+])
+def test_inconsistent_lengths_are_refused_by_name(call, names):
+    with pytest.raises(ValueError, match=names):
+        call()

@@ -177,3 +177,9 @@ def test_a_task_no_limit_can_stop_is_refused_not_looped(monkeypatch):
 def test_inconsistent_lengths_are_refused_by_name(call, names):
     with pytest.raises(ValueError, match=names):
         call()
+
+
+def test_every_step_sent_back_stops_each_run_after_its_first_step():
+    w = Workflow(steps=5, error=1.0, silent=0.0, attempts=3)  # r = 1
+    assert w.expected_attempts() == 3.0
+    assert w.simulate(runs=20, seed=0).mean_attempts == 3.0

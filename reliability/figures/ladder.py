@@ -1,5 +1,5 @@
 """Figures for the degradation ladder: answers per rung, the outage with and without a
-breaker, the silent slide, and RouteLLM's shares sent up per task class."""
+breaker, the silent slide, and RouteLLM's CPT(50%) per task class."""
 
 from __future__ import annotations
 
@@ -105,14 +105,22 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     return fig
 
 
-def plot_routellm(classes, shares, *, title: str):
-    """Bars: share of requests a router sends to the strong model, per task class."""
+def plot_routellm(classes, shares, *, title: str, random_share: float | None = None):
+    """Bars: a router's CPT(50%) per task class, the share of calls it sends to the strong
+    model to recover half the quality gap; a dashed line marks ``random_share``, what a
+    router picking at random needs for the same half (omitted when None)."""
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     bars = ax.bar(classes, shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
         ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
                     va="bottom", fontsize=9)
-    ax.set(ylabel="requests sent to the strong model", ylim=(0, 0.5), title=title)
+    if random_share is not None:
+        ax.axhline(random_share, color=PALETTE["grey"],
+                   linestyle="--", linewidth=1)
+        ax.annotate("random router", (len(classes) - 0.5, random_share), ha="right",
+                    va="bottom", fontsize=9)
+    ax.set(ylabel="calls to the strong model\nfor half the quality gap", ylim=(0, 0.6),
+           title=title)
     ax.set_xlabel("task class (benchmark)")
     percent_axis(ax.yaxis)
     fig.tight_layout()

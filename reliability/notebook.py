@@ -13,7 +13,8 @@ import re
 import matplotlib as mpl
 import numpy as np
 
-__all__ = ["PALETTE", "OUTCOME_COLOURS", "setup", "glue_values", "animation_html", "scrubber", "percent_axis"]
+__all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "setup", "glue_values", "glued",
+           "animation_html", "scrubber", "percent_axis"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -62,15 +63,25 @@ def percent_axis(axis) -> None:
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
-def _plain(value):
-    """numpy scalars become Python numbers so glued text reads ``0.434``, not
-    ``np.float64(0.434)``."""
+#: Significant digits a glued float keeps. The prose shows at most six (``.4f`` of a number
+#: above ten); a seventh keeps every page's rounding, while the stored text no longer
+#: carries the last bits that differ between machines (numpy's CPU-specific kernels, the
+#: BLAS and its thread count) or the ~1e-9 to which an optimiser converges. A test checks
+#: that every ``{glue:text}`` format shows fewer digits than this.
+GLUE_DIGITS = 7
+
+
+def glued(value):
+    """``value`` as :func:`glue_values` stores it: numpy scalars become Python numbers (so
+    the text reads ``0.434``, not ``np.float64(0.434)``) and finite floats are rounded to
+    :data:`GLUE_DIGITS` significant digits. Whole numbers, nan and inf are kept as they are."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
-        return float(value)
+        value = float(value)
+        return float(f"{value:.{GLUE_DIGITS}g}") if np.isfinite(value) else value
     return value
 
 
@@ -84,12 +95,15 @@ def glue_values(**values) -> None:
     Values are stored silently (nothing is shown under the cell), in the form myst-nb's
     ``glue(name, value, display=False)`` writes, so the book finds them; written here so a
     student's kernel (Binder, Colab) needs no book-building tools to run a chapter.
+    Floats are stored as :func:`glued` gives them, to :data:`GLUE_DIGITS` significant
+    digits, never as a full repr: the page shows the same text and a re-run on another
+    machine stores the same one. Tests that need the raw value compute it, with a tolerance.
     """
     from IPython.core.formatters import format_display_data
     from IPython.display import display
 
     for name, value in values.items():
-        bundle, metadata = format_display_data(_plain(value))
+        bundle, metadata = format_display_data(glued(value))
         metadata["scrapbook"] = {"name": name, "mime_prefix": _GLUE_PREFIX}
         display({_GLUE_PREFIX + mime: data for mime, data in bundle.items()}, raw=True,
                 metadata=metadata)

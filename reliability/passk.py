@@ -333,6 +333,28 @@ def _family_mix(family: str, x) -> TaskMix:
     return TaskMix((1.0 - share, share), (mean, atom), (conc, math.inf))
 
 
+def _family_jacobian(family: str, x, ks) -> np.ndarray:
+    r"""d pass^k / d x of :func:`_family_mix`, exact: with :math:`a = m s`, the Beta part
+    :math:`M_k = \prod_{j<k} (a + j) / (s + j)` has :math:`\partial \ln M_k / \partial a =
+    \sum_{j<k} 1 / (a + j)` and :math:`\partial \ln M_k / \partial s = -\sum_{j<k} 1 / (s + j)`.
+    """
+    mean, conc = float(expit(x[0])), float(np.exp(x[1]))
+    a = mean * conc
+    j = np.arange(int(np.max(ks)))
+    upto = np.arange(j.size)[None, :] < np.asarray(ks)[:, None]      # j < k, one row per k
+    d_a = np.sum(np.where(upto, 1.0 / (a + j), 0.0), axis=1)
+    d_s = -np.sum(np.where(upto, 1.0 / (conc + j), 0.0), axis=1)
+    moment = TaskMix.beta(mean, conc).pass_hat(ks)
+    columns = [moment * d_a * conc * mean * (1.0 - mean),                # d/dx0: a = m s
+               moment * (d_a * a + d_s * conc)]                         # d/dx1: a, s scale
+    if family == "Beta":
+        return np.column_stack(columns)
+    share = float(expit(x[2]))
+    atom = 0.0 if "never" in family else 1.0
+    return np.column_stack([(1.0 - share) * c for c in columns]
+                           + [share * (1.0 - share) * (atom - moment)])
+
+
 def _published_values(values) -> np.ndarray:
     values = np.atleast_1d(_validate.probability_array("values", values))
     if values.ndim != 1 or values.size < 2:
@@ -360,7 +382,12 @@ def fit_task_mix(values) -> Fit:
         def residual(x, family=family):
             return _family_mix(family, x).pass_hat(ks) - values
 
-        result = least_squares(residual, start, method="trf")
+        # The exact Jacobian and tight tolerances let the fit converge to its optimum to
+        # rounding level, so the result does not depend on the machine's linear algebra
+        # (finite differences and the default 1e-8 tolerances left ~1e-8 of it).
+        result = least_squares(residual, start, method="trf", xtol=1e-14, ftol=1e-14,
+                               gtol=1e-14, jac=lambda x, family=family: _family_jacobian(
+                                   family, x, ks))
         fit = Fit(_family_mix(family, result.x), family,
                   tuple(float(r) for r in residual(result.x)))
         if best is None or np.sum(np.square(fit.residuals)) < np.sum(np.square(best.residuals)) - 1e-12:

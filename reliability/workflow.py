@@ -221,8 +221,11 @@ class Workflow:
         Each attempt draws one uniform for its outcome (error, silent wrong or right) and,
         with a verifier, one more for the verifier's verdict, exactly as the page's engine
         does; a step stops at its first accepted attempt and a run stops at the first step
-        that gives up. The closed forms are never used here, so the simulation is an
-        independent check on them.
+        that gives up. Uniforms are drawn round by round: every step's first attempt, then
+        a second attempt for only the steps sent back, and so on, so no uniform is drawn
+        for an attempt that is never made (beyond the first attempts of steps after a run
+        gave up). The closed forms are never used here, so the simulation is an independent
+        check on them.
 
         Parameters
         ----------
@@ -237,7 +240,7 @@ class Workflow:
         _validate.size("runs x steps x attempts", runs * self.steps * self.attempts,
                        limit=_validate.MAX_CELLS)
         # Chunking bounds memory for large runs while keeping the stream fixed per seed.
-        chunk = max(1, 4_000_000 // (self.steps * self.attempts))
+        chunk = max(1, 4_000_000 // self.steps)
         parts = [self._simulate_chunk(rng, min(chunk, runs - start),
                                       log_runs=max(0, min(log_runs - start, chunk)))
                  for start in range(0, runs, chunk)]
@@ -251,50 +254,64 @@ class Workflow:
                           total_attempts=int(attempts.sum()),
                           attempts_per_run=attempts, log=log)
 
-    def _simulate_chunk(self, rng, runs, *, log_runs):
-        # Attempt-major, step-major layout: every loop below walks contiguous rows of runs.
-        shape = (self.attempts, self.steps, runs)
+    def _verdicts(self, rng, shape):
+        """One round of attempts: their uniforms and verdicts, 0 = sent back (error, or
+        rejected by the verifier), 1 = accepted wrong, 2 = accepted right."""
         u = rng.random(shape)
         v = rng.random(shape) if self.verifier is not None else None
-        # Per attempt: 0 = sent back (error, or rejected by the verifier), 1 = accepted
-        # wrong, 2 = accepted right.
         verdict = (u >= self.e).view(np.int8)
         verdict += (u >= self.e + self.w).view(np.int8)
         if v is not None:
             verdict *= np.where(verdict == 2, v >= self.f, v >= self.d)
-        # A step ends at its first accepted attempt: walk the attempts backwards so that
-        # an earlier acceptance overwrites a later one.
-        outcome = verdict[-1].copy()
-        used = np.full((self.steps, runs), self.attempts,
-                       np.int16 if self.attempts < 2**15 else np.int64)
-        for j in range(self.attempts - 2, -1, -1):
-            accepted = verdict[j] != 0
-            np.copyto(outcome, verdict[j], where=accepted)
-            np.copyto(used, j + 1, where=accepted)
-        alive = np.ones(runs, bool)
-        all_right = np.ones(runs, bool)
-        attempts = np.zeros(runs, np.int64)
-        for step in range(self.steps):  # a run stops after the first step that gives up
-            attempts += used[step] * alive
-            alive &= outcome[step] != 0
-            all_right &= outcome[step] == 2
-        ended = np.where(~alive, _ERROR, np.where(all_right, _OK, _WRONG))
-        log = [self._log_run(u[:, :, i], None if v is None else v[:, :, i],
-                             used[:, i], outcome[:, i]) for i in range(log_runs)]
+        return u, v, verdict
+
+    def _simulate_chunk(self, rng, runs, *, log_runs):
+        # Step-major layout (flat index step * runs + run): the first attempt of every
+        # step, then a retry for only the steps sent back, round by round.
+        u, v, outcome = self._verdicts(rng, (self.steps, runs))
+        rounds = [(None, u, v)]            # (flat indices of the steps tried, uniforms)
+        pending = np.flatnonzero(outcome == 0)
+        for _ in range(1, self.attempts):
+            if pending.size == 0:
+                break
+            u, v, verdict = self._verdicts(rng, pending.size)
+            rounds.append((pending, u, v))
+            outcome.ravel()[pending] = verdict
+            pending = pending[verdict == 0]
+        # A run stops at its first step that gave up (still sent back after every attempt).
+        stop = np.full(runs, self.steps, np.int64)
+        np.minimum.at(stop, pending % runs, pending // runs)
+        # Attempts: one per step reached, plus each retry at a step reached.
+        attempts = np.minimum(stop + 1, self.steps)
+        for tried, _, _ in rounds[1:]:
+            run, step = tried % runs, tried // runs
+            attempts += np.bincount(run[step <= stop[run]], minlength=runs)
+        ended = (outcome.min(axis=0) == 2).view(np.int8) + np.int8(_WRONG)  # OK or WRONG
+        ended[pending % runs] = _ERROR     # a give-up ends the run, whatever came before
+        log = []
+        if log_runs:
+            used = np.ones((self.steps, runs), np.int64)
+            for j, (tried, _, _) in enumerate(rounds[1:], start=2):
+                used.ravel()[tried] = j
+            log = [self._log_run(rounds, runs, i, used[:, i], outcome[:, i])
+                   for i in range(log_runs)]
         return ended, attempts, log
 
-    def _log_run(self, u, v, used, outcome):
+    def _log_run(self, rounds, runs, i, used, outcome):
         run = []
         for step in range(self.steps):
             events = []
+            flat = step * runs + i
             for j in range(used[step]):
-                if u[j, step] < self.e:
+                tried, u, v = rounds[j]
+                at = flat if tried is None else int(np.searchsorted(tried, flat))
+                if u.ravel()[at] < self.e:
                     events.append("error")
                     continue
-                right = u[j, step] >= self.e + self.w
-                if v is not None and right and v[j, step] < self.f:
+                right = u.ravel()[at] >= self.e + self.w
+                if v is not None and right and v.ravel()[at] < self.f:
                     events.append("rejected_ok")
-                elif v is not None and not right and v[j, step] < self.d:
+                elif v is not None and not right and v.ravel()[at] < self.d:
                     events.append("caught")
                 else:
                     events.append("ok" if right else "wrong")

@@ -131,7 +131,7 @@ def test_log_follows_the_rules():
 def test_chunked_simulation_matches_counts():
     # A run count above one chunk exercises the chunk loop; counts must still add up.
     wf = Workflow(steps=200, attempts=10)
-    sim = wf.simulate(runs=2100, seed=1)
+    sim = wf.simulate(runs=20_100, seed=1)
     assert sim.successes + sim.wrong + sim.gave_up == sim.runs
     assert sim.total_attempts == int(sim.attempts_per_run.sum())
 

@@ -256,6 +256,12 @@ def _pins_from_text(text: str) -> dict[str, str]:
     return {_normal(l.split("==")[0]): l.split("==")[1] for l in text.splitlines() if "==" in l}
 
 
+def _installed(python: Path) -> dict[str, str]:
+    """Every distribution in the environment and its version (local installs included)."""
+    listed = _run([python, "-m", "pip", "list", "--format", "json"]).stdout
+    return {_normal(entry["name"]): entry["version"] for entry in json.loads(listed)}
+
+
 CHAPTERS = chapters()
 
 
@@ -296,14 +302,14 @@ def colab(tmp_path_factory):
 def test_colab_installs_what_is_missing_and_runs_with_no_restart(colab, monkeypatch,
                                                                  tmp_path):
     home, python, jupyter_path = colab
-    before = _pins_from_text(_run([python, "-m", "pip", "freeze"]).stdout)
+    before = _installed(python)
     assert "reliability" not in before and "pybreaker" not in before
     monkeypatch.setenv("RELIABILITY_SOURCE", str(_checkout_copy(home / "checkout")))
     empty = tmp_path / "colab-folder"
     empty.mkdir()
     notebook = shutil.copy(LAUNCH / "08_degradation_ladder.ipynb", empty)
     _run_notebook(Path(notebook), empty, "colab-emulation", jupyter_path, monkeypatch)
-    after = _pins_from_text(_run([python, "-m", "pip", "freeze"]).stdout)
+    after = _installed(python)
     assert "reliability" in after and "pybreaker" in after, "the first cell installed them"
     for name, version in _pins(ROOT / "tests" / "colab_base.txt").items():
         assert after[name] == version, f"Colab's {name} {version} became {after[name]}"

@@ -274,7 +274,8 @@ def repository_substitutions(app, config):
     branch = options.get("repository_branch", "main")
     config.myst_substitutions = {
         **(config.myst_substitutions or {}),
-        "pip_install": f'`pip install "git+{url}@{branch}"`',
+        # a block of its own: an inline command this long would widen a phone's page
+        "pip_install": f'```bash\npip install "git+{url}@{branch}"\n```',
         "repository_url": url,
     }
 

@@ -215,6 +215,13 @@ class Workflow:
         # sum_{i<n} (1-g)^i = (1 - (1-g)^n) / g, written to stay accurate for tiny g.
         return self.S_A * -math.expm1(self.steps * math.log1p(-g)) / g
 
+    @property
+    def max_runs(self) -> int:
+        """The most runs :meth:`simulate` takes for this workflow: runs x steps x attempts
+        is bounded (10^8 cells), so that a long chain with many attempts cannot hang;
+        0 when even one run is over that bound."""
+        return _validate.MAX_CELLS // (self.steps * self.attempts)
+
     def simulate(self, runs: int = 2000, seed=0, *, log_runs: int = 0) -> Simulation:
         """Run the workflow ``runs`` times, attempt by attempt, with a seeded generator.
 

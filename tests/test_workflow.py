@@ -180,3 +180,11 @@ def test_expected_attempts_when_every_step_gives_up():
         assert wf.expected_attempts() == wf.attempts
         sim = wf.simulate(runs=50, seed=0)
         assert sim.gave_up == 50 and sim.mean_attempts == wf.attempts
+
+
+def test_max_runs_is_the_largest_simulation_accepted():
+    wf = Workflow(steps=200, error=1.0, silent=0.0, attempts=20)
+    assert wf.max_runs == 10**8 // (200 * 20)
+    with pytest.raises(ValueError, match="at most 100,000,000"):
+        wf.simulate(runs=wf.max_runs + 1, seed=1)
+    assert Workflow(steps=10**6, attempts=10**4).max_runs == 0

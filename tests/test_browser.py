@@ -11,32 +11,23 @@ phone widths go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import json
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 import yaml
 
+# The PDF step drives the same Chromium the same way: one list of flags, one server.
+from book_pdf import CHROMIUM, CHROMIUM_ARGS, LOCAL_HOST, serve, toc_pages
 from notebooks import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="browser")
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    # without these Chromium phones home at start-up, which this closed network refuses
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 WIDTHS = {"desktop": 1280, "phone": 390}
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-LOCAL_HOST = "127.0.0.1"
 
 # Console errors still allowed, each a substring of the message, with why. Keep it short;
 # everything else (a CDN fetch, a 404, a script error) fails the page.
@@ -46,25 +37,8 @@ ALLOWED_CONSOLE_ERRORS: list[tuple[str, str]] = [
 ]
 
 
-def _toc_pages() -> list[str]:
-    """Every page the table of contents builds, as output paths without ``.html``."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                pages.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return [str(Path(page).with_suffix("")) for page in pages]
-
-
 # Sphinx's own pages are read too (a reader lands on search from the navbar).
-PAGES = _toc_pages() + ["search", "genindex"]
+PAGES = toc_pages() + ["search", "genindex"]
 CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
 
 
@@ -86,18 +60,8 @@ def site(tmp_path_factory):
         capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     html = out / "_build" / "html"
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        (LOCAL_HOST, 0), functools.partial(Quiet, directory=str(html)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield html, f"http://{LOCAL_HOST}:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve(html) as base:
+        yield html, base
 
 
 @pytest.fixture(scope="module")

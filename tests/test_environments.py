@@ -19,7 +19,6 @@ The environments live in a temporary folder; pip's cache makes the second run fa
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess

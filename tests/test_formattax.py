@@ -1,7 +1,6 @@
 """The format-tax model: closed forms against seeded simulation, the cell arithmetic
 against the published counts, the field-order toy, the data tables and bad input."""
 
-import math
 from pathlib import Path
 
 import numpy as np

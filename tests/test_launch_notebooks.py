@@ -8,7 +8,7 @@ import re
 import pytest
 
 import launch_notebooks
-from notebooks import ROOT, chapters
+from notebooks import chapters
 
 CHAPTERS = chapters()
 IDS = [p.stem for p in CHAPTERS]

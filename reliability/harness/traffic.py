@@ -20,7 +20,7 @@ per request (a request it lets through finishes its retries).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 

@@ -34,6 +34,18 @@ class Number:
     high: float
     whole: bool = False
 
+    def __post_init__(self):
+        for name in ("low", "high"):
+            value = getattr(self, name)
+            if not _finite(value) or (self.whole is True and not float(value).is_integer()):
+                kind = "a whole number" if self.whole is True else "a finite number"
+                raise ValueError(f"{name} must be {kind}, got {value!r}")
+        if not isinstance(self.whole, bool):
+            raise ValueError(f"whole must be True or False, got {self.whole!r}")
+        if self.low > self.high:
+            raise ValueError(f"low must be at most high, got low={self.low!r}, "
+                             f"high={self.high!r}")
+
     def describe(self) -> str:
         kind = "a whole number" if self.whole else "a number"
         return f"{kind} in [{_show(self.low)}, {_show(self.high)}]"
@@ -58,6 +70,18 @@ class Rule:
     holds: Callable[..., bool]
     says: str
 
+    def __post_init__(self):
+        if (not isinstance(self.names, tuple) or not self.names
+                or not all(isinstance(n, str) and n for n in self.names)):
+            raise ValueError(f"names must be a non-empty tuple of parameter names, "
+                             f"got {self.names!r}")
+        if not callable(self.holds):
+            raise ValueError(f"holds must be a function of the named parameters, "
+                             f"got {self.holds!r}")
+        if not isinstance(self.says, str) or not self.says:
+            raise ValueError(f"says must be the sentence shown when the rule fails, "
+                             f"got {self.says!r}")
+
 
 @dataclass(frozen=True)
 class ChapterParameters:
@@ -68,6 +92,26 @@ class ChapterParameters:
     ranges: Mapping[str, Number]
     rules: tuple[Rule, ...] = ()
     cases: tuple[Mapping[str, float], ...] = field(default=())
+
+    def __post_init__(self):
+        if (not isinstance(self.ranges, Mapping) or not self.ranges
+                or not all(isinstance(k, str) and isinstance(v, Number)
+                           for k, v in self.ranges.items())):
+            raise ValueError(f"ranges must map each parameter name to a Number, "
+                             f"got {self.ranges!r}")
+        if not isinstance(self.rules, tuple) or not all(
+                isinstance(r, Rule) and set(r.names) <= set(self.ranges) for r in self.rules):
+            raise ValueError(f"rules must be a tuple of Rules over the parameters "
+                             f"{list(self.ranges)}, got {self.rules!r}")
+        if not isinstance(self.cases, tuple) or not all(
+                isinstance(c, Mapping) and set(c) <= set(self.ranges) for c in self.cases):
+            raise ValueError(f"cases must be a tuple of mappings from the parameters "
+                             f"{list(self.ranges)} to values, got {self.cases!r}")
+
+
+def _finite(value) -> bool:
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and math.isfinite(float(value)))
 
 
 def _show(value) -> str:
@@ -156,7 +200,7 @@ CHAPTERS: dict[str, ChapterParameters] = {
 
 
 def _spec(chapter: str) -> ChapterParameters:
-    if chapter not in CHAPTERS:
+    if not isinstance(chapter, str) or chapter not in CHAPTERS:
         raise ValueError(f"chapter must be one of {sorted(CHAPTERS)}, got {chapter!r}")
     return CHAPTERS[chapter]
 

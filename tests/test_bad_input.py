@@ -27,14 +27,13 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import validation, workflow
+from reliability import datasets, parameters, validation, workflow
 from reliability.harness import breaker, budget, clock, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 
-# Chapter helpers, not library API: plotting, notebook set-up, the chapters' parameter
-# cells and the data loader are exercised by the book's own tests.
-NOT_SWEPT = {"reliability.figures", "reliability.notebook", "reliability.parameters",
-             "reliability.datasets", "reliability._validate"}
+# Chapter helpers, not library API: plotting and notebook set-up are exercised by the
+# book's own tests.
+NOT_SWEPT = {"reliability.figures", "reliability.notebook", "reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
 
 
@@ -479,6 +478,25 @@ REGISTRY = {
         scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), cases=2, runs_per_case=2, seed=0)),
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
+    # datasets and parameters
+    "reliability.datasets.names": Entry(lambda: datasets.names, {}),
+    "reliability.datasets.path": Entry(lambda: datasets.path, dict(name="bfcl")),
+    "reliability.datasets.load": Entry(lambda: datasets.load, dict(name="bfcl")),
+    "reliability.parameters.Number": Entry(lambda: parameters.Number, dict(
+        low=0.0, high=10.0, whole=True)),
+    "reliability.parameters.Number.describe": Entry(lambda: parameters.Number(0, 1).describe, {}),
+    "reliability.parameters.Number.accepts": Entry(lambda: parameters.Number(0, 1).accepts,
+                                                   dict(value=0.5), anything=("value",)),
+    "reliability.parameters.Rule": Entry(lambda: parameters.Rule, dict(
+        names=("a",), holds=lambda a: a > 0, says="a must be positive")),
+    "reliability.parameters.ChapterParameters": Entry(lambda: parameters.ChapterParameters, dict(
+        ranges={"a": parameters.Number(0, 1)}, rules=(), cases=({"a": 0},))),
+    "reliability.parameters.allowed": Entry(lambda: parameters.allowed,
+                                            dict(chapter="01_chain_decay")),
+    "reliability.parameters.extreme_cases": Entry(lambda: parameters.extreme_cases,
+                                                  dict(chapter="01_chain_decay")),
+    "reliability.parameters.check_parameters": Entry(lambda: parameters.check_parameters, dict(
+        chapter="01_chain_decay", error=0.05, silent=0.03, runs=2000, seed=1)),
     # lab.chat_adapter
     "reliability.lab.chat_adapter.ChatAgent": Entry(lambda: chat_adapter.ChatAgent, dict(
         url="http://x.invalid", model="m", key="", order_id="A-1", temperature=0.7, post=_POST)),

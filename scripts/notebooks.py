@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
+import queue
 from pathlib import Path
 
 import nbformat
@@ -47,13 +49,51 @@ def parameter_defaults(path: Path) -> dict:
     raise ValueError(f"{Path(path).name} has no code cell tagged 'parameters'")
 
 
+#: A whole notebook run longer than this is taken as hung (see :func:`execute`).
+WALL_SECONDS = 420
+
+
 def execute(path: Path, output: Path, parameters: dict | None = None, *,
-            timeout: int = 600) -> nbformat.NotebookNode:
-    """Run ``path`` with papermill into ``output``, in the chapter's folder."""
-    papermill.execute_notebook(
-        str(path), str(output), parameters=parameters or {}, cwd=str(path.parent),
-        kernel_name="python3", progress_bar=False, execution_timeout=timeout)
-    return nbformat.read(str(output), as_version=4)
+            timeout: int = 300, kernel_name: str = "python3", cwd: Path | None = None,
+            tries: int = 2, wall: float = WALL_SECONDS) -> nbformat.NotebookNode:
+    """Run ``path`` with papermill into ``output``, in the chapter's folder (or ``cwd``).
+
+    A cell that runs past ``timeout`` seconds fails the run. Separately, nbclient can
+    deadlock after an ipywidgets ``interact`` cell, with both kernel and client idle and
+    no timeout firing (jupyter/nbclient#312, intermittent): so papermill runs in a child
+    process, and a run that has not finished after ``wall`` seconds is killed and tried
+    again, up to ``tries`` times, before it fails with ``TimeoutError``.
+    """
+    context = multiprocessing.get_context("spawn")
+    for _ in range(tries):
+        replies = context.Queue()
+        child = context.Process(target=_execute_in_child, args=(
+            str(path), str(output), parameters or {}, str(cwd or Path(path).parent),
+            kernel_name, timeout, replies))
+        child.start()
+        try:
+            error = replies.get(timeout=wall)
+        except queue.Empty:
+            child.kill()
+            child.join()
+            continue
+        child.join()
+        if error is not None:
+            raise error
+        return nbformat.read(str(output), as_version=4)
+    raise TimeoutError(f"{Path(path).name} did not finish in {wall} s, "
+                       f"{tries} times (a hung kernel client: jupyter/nbclient#312)")
+
+
+def _execute_in_child(path, output, parameters, cwd, kernel_name, timeout, replies):
+    try:
+        papermill.execute_notebook(
+            path, output, parameters=parameters, cwd=cwd, kernel_name=kernel_name,
+            progress_bar=False, execution_timeout=timeout)
+    except Exception as error:  # sent back whole, so the caller sees papermill's error
+        replies.put(error)
+    else:
+        replies.put(None)
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -28,10 +28,9 @@ from pathlib import Path
 
 import nbformat
 import pandas as pd
-import papermill
 import pytest
 
-from notebooks import ROOT, chapters, merged_streams
+from notebooks import ROOT, chapters, execute, merged_streams
 
 pytestmark = pytest.mark.xdist_group(name="environments")
 
@@ -137,10 +136,8 @@ def _texts(cell, formats: dict[str, set[str]]) -> list[str]:
 def _run_notebook(source: Path, folder: Path, kernel: str, jupyter_path: Path,
                   monkeypatch) -> nbformat.NotebookNode:
     monkeypatch.setenv("JUPYTER_PATH", str(jupyter_path))
-    out = folder / f"executed-{source.name}"
-    papermill.execute_notebook(str(source), str(out), kernel_name=kernel, cwd=str(folder),
-                               progress_bar=False, execution_timeout=600)
-    return nbformat.read(str(out), as_version=4)
+    return execute(source, folder / f"executed-{source.name}", kernel_name=kernel,
+                   cwd=folder)
 
 
 # --- the files ----------------------------------------------------------------------------

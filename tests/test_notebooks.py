@@ -118,3 +118,22 @@ def test_rerun_refuses_a_value_outside_its_range(tmp_path):
         [sys.executable, "scripts/rerun.py", str(chapter), str(tmp_path / "out.ipynb"),
          "-p", name, str(number.high + 1)], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 2 and number.describe() in result.stderr
+
+
+def test_a_hung_run_is_killed_and_tried_again_then_fails(tmp_path):
+    """nbclient can deadlock after a widget cell (jupyter/nbclient#312); a run past its
+    wall-clock limit must end, not hang the test session."""
+    import time
+
+    import nbformat
+
+    stuck = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import time\ntime.sleep(60)")])
+    stuck.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                    "language": "python"}
+    path = tmp_path / "stuck.ipynb"
+    nbformat.write(stuck, str(path))
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="2 times"):
+        execute(path, tmp_path / "out.ipynb", wall=3, tries=2)
+    assert time.monotonic() - started < 30

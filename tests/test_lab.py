@@ -175,7 +175,8 @@ def test_validation_accepts_what_it_cannot_check():
 def test_validation_is_consistency_with_the_retrieved_parts(item, rate, value):
     retrieved = {"get_order": {"item_total_usd": item, "zone": "B"},
                  "get_ship_rate": {"zone": "B", "rate_usd": rate}}
-    assert validate(value, retrieved).accepted == (abs(value - item - rate) < 0.005)
+    # the same arithmetic as the check: the total of the parts, then the difference
+    assert validate(value, retrieved).accepted == (abs(value - (item + rate)) < 0.005)
 
 
 def test_bad_guardrail_and_profile_inputs_are_refused():

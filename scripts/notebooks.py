@@ -10,10 +10,13 @@ import ast
 import json
 import multiprocessing
 import queue
+import tempfile
+import uuid
 from pathlib import Path
 
 import nbformat
 import papermill
+from jupyter_client.manager import AsyncKernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -50,12 +53,12 @@ def parameter_defaults(path: Path) -> dict:
 
 
 #: A whole notebook run longer than this is taken as hung (see :func:`execute`).
-WALL_SECONDS = 420
+WALL_SECONDS = 240
 
 
 def execute(path: Path, output: Path, parameters: dict | None = None, *,
             timeout: int = 300, kernel_name: str = "python3", cwd: Path | None = None,
-            tries: int = 2, wall: float = WALL_SECONDS) -> nbformat.NotebookNode:
+            tries: int = 3, wall: float = WALL_SECONDS) -> nbformat.NotebookNode:
     """Run ``path`` with papermill into ``output``, in the chapter's folder (or ``cwd``).
 
     A cell that runs past ``timeout`` seconds fails the run. Separately, nbclient can
@@ -85,11 +88,25 @@ def execute(path: Path, output: Path, parameters: dict | None = None, *,
                        f"{tries} times (a hung kernel client: jupyter/nbclient#312)")
 
 
+class LocalSocketKernelManager(AsyncKernelManager):
+    """A kernel that talks over Unix sockets named after its own connection file, not over
+    TCP: two kernels started at once (two test workers) can be handed the same free port,
+    and a client then waits for ever for a reply that went to the other kernel."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("transport", "ipc")
+        # Unique socket names in the temporary folder (the default is relative to the
+        # kernel's working folder, where several kernels run at once).
+        kwargs.setdefault("ip", str(Path(tempfile.gettempdir()) / f"kernel-{uuid.uuid4().hex}"))
+        super().__init__(**kwargs)
+
+
 def _execute_in_child(path, output, parameters, cwd, kernel_name, timeout, replies):
     try:
         papermill.execute_notebook(
             path, output, parameters=parameters, cwd=cwd, kernel_name=kernel_name,
-            progress_bar=False, execution_timeout=timeout)
+            progress_bar=False, execution_timeout=timeout,
+            kernel_manager_class=LocalSocketKernelManager)
     except Exception as error:  # sent back whole, so the caller sees papermill's error
         replies.put(error)
     else:

@@ -53,7 +53,7 @@ def parameter_defaults(path: Path) -> dict:
 
 
 #: A whole notebook run longer than this is taken as hung (see :func:`execute`).
-WALL_SECONDS = 240
+WALL_SECONDS = 180
 
 
 def execute(path: Path, output: Path, parameters: dict | None = None, *,

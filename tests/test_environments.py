@@ -43,12 +43,7 @@ GLUE_MIME = "application/papermill.record/text/plain"
 # --- helpers ------------------------------------------------------------------------------
 
 def _pins(path: Path) -> dict[str, str]:
-    pins = {}
-    for line in path.read_text().splitlines():
-        if "==" in line and not line.startswith("#"):
-            name, version = line.split("==", 1)
-            pins[_normal(name)] = version.strip()
-    return pins
+    return _pins_from_text(path.read_text())
 
 
 def _normal(name: str) -> str:
@@ -249,7 +244,10 @@ def test_binder_environment_needs_nothing_it_does_not_pin(binder):
 
 
 def _pins_from_text(text: str) -> dict[str, str]:
-    return {_normal(l.split("==")[0]): l.split("==")[1] for l in text.splitlines() if "==" in l}
+    """``name==version`` lines (pip freeze, a requirements file), by normalised name."""
+    pairs = [line.split("==", 1) for line in text.splitlines()
+             if "==" in line and not line.startswith("#")]
+    return {_normal(name): version.strip() for name, version in pairs}
 
 
 def _installed(python: Path) -> dict[str, str]:

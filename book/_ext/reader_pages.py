@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import ast
 import html
 import json
 import re
@@ -39,16 +38,6 @@ CHAPTER_PREFIX = "chapters/"
 #: the built site alike, and the zip of them beside the site's landing page.
 LAUNCH_FOLDER = "notebooks"
 ZIP_NAME = "agent-reliability-notebooks.zip"
-
-
-def _parameter_names(notebook: dict) -> list[str]:
-    """Names assigned in the cell tagged ``parameters``, in order."""
-    for cell in notebook.get("cells", []):
-        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            tree = ast.parse("".join(cell.get("source", "")))
-            return [target.id for node in tree.body if isinstance(node, ast.Assign)
-                    for target in node.targets if isinstance(target, ast.Name)]
-    return []
 
 
 def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
@@ -92,7 +81,7 @@ def run_this_chapter(app, doctree, docname):
         return
     path = source.relative_to(app.srcdir).as_posix()
     notebook = json.loads(source.read_text(encoding="utf-8"))
-    names = _parameter_names(notebook)
+    ranges = _allowed(Path(docname).name)  # the parameters cell's names, in its order
     changed = notebook.get("metadata", {}).get("reliability", {}).get("test_parameters", {})
     options = app.config.html_theme_options
     launch = _launch_notebook(docname)
@@ -123,7 +112,7 @@ def run_this_chapter(app, doctree, docname):
     out = f"/tmp/{source.stem}-rerun.ipynb"
     flags = " ".join(f"-p {key} {json.dumps(value)}" for key, value in changed.items())
     command = f".venv/bin/python scripts/rerun.py {path} {out} {flags}".strip()
-    if names:
+    if ranges:
         note += _paragraph("To re-run it with other values from a clone of the repository "
                            "(after ", nodes.literal("make book", "make book"), "), change "
                            "the parameters of its first code cell; a name the chapter "
@@ -131,7 +120,6 @@ def run_this_chapter(app, doctree, docname):
     else:
         note += _paragraph("To re-run it from a clone of the repository:")
     note += nodes.literal_block(command, command, language="bash")
-    ranges = _allowed(Path(docname).name)
     if ranges:
         table = nodes.bullet_list(classes=["parameter-ranges"])
         for name, allowed in ranges.items():

@@ -10,11 +10,15 @@ import hashlib
 import numbers
 import re
 
+import json
+import os
+
 import matplotlib as mpl
 import numpy as np
 
-__all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "setup", "glue_values", "glued",
-           "animation_html", "scrubber", "percent_axis"]
+__all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
+           "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
+           "figure_problems"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -31,29 +35,114 @@ OUTCOME_COLOURS = {
 }
 
 
+#: The narrowest column a figure is shown in: a 390-px phone less the page's margins.
+PHONE_COLUMN_PX = 360
+#: The smallest legible text, in CSS pixels, when a figure is shrunk to that column.
+MIN_TEXT_PX = 7.5
+#: Frames of animations and scrubbers are embedded PNGs: 1.5 times the screen's pixels
+#: keeps them sharp on most screens at a third of the bytes of 2 times.
+FRAME_DPI = 150
+#: If this environment variable names a file, every figure drawn is checked with
+#: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
+#: this for every chapter run).
+AUDIT_VARIABLE = "RELIABILITY_FIGURE_AUDIT"
+
+
 def setup() -> None:
     """Set the book's plotting style and make inline figures byte-for-byte reproducible.
 
-    PNGs carry no software version and SVGs no date or random hash, so a re-run that
-    changes no number changes no byte of the notebook.
+    Inline figures are PNGs at twice the screen's pixels (IPython's ``retina``), shown at
+    their nominal size, so they stay sharp on high-density screens and when a phone
+    shrinks them. PNGs carry no software version and SVGs no date or random hash, so a
+    re-run that changes no number changes no byte of the notebook.
     """
     mpl.rcParams.update({
         "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
             "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
         "figure.figsize": (7.0, 4.0), "figure.dpi": 100, "savefig.dpi": 100,
         "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,
-        "axes.spines.right": False, "font.size": 11, "axes.titlesize": 12,
+        "axes.spines.right": False, "font.size": 12, "axes.titlesize": 12,
+        "axes.labelsize": 12, "xtick.labelsize": 11, "ytick.labelsize": 11,
+        "legend.fontsize": 11, "figure.titlesize": 13,
         "legend.frameon": False, "svg.hashsalt": "reliability",
         "animation.embed_limit": 8.0,
     })
+    if os.environ.get(AUDIT_VARIABLE):
+        _audit_every_figure(os.environ[AUDIT_VARIABLE])
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # not in a notebook kernel: nothing to configure
         return
     try:
-        set_matplotlib_formats("png", metadata={"Software": None})
+        set_matplotlib_formats("retina", metadata={"Software": None})
     except Exception:  # no IPython shell (plain python): the rcParams above still apply
         pass
+
+
+def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
+                    min_text_px: float = MIN_TEXT_PX) -> list[str]:
+    """What makes ``fig`` hard to read when shown ``column_px`` CSS pixels wide.
+
+    Two kinds: text whose height would be under ``min_text_px`` there (font size in
+    points / 72 x figure width in inches scales to the column), and two pieces of text
+    that overlap each other. Returns one sentence per problem; an empty list is a pass.
+    """
+    from matplotlib.text import Text
+
+    # Only the text a draw actually paints counts (not tick labels outside the view).
+    painted = []
+    paint = Text.draw
+
+    def draw_and_note(text, renderer):
+        if text.get_visible() and text.get_text().strip():
+            painted.append(text)
+        return paint(text, renderer)
+
+    Text.draw = draw_and_note
+    try:
+        fig.canvas.draw()
+    finally:
+        Text.draw = paint
+    renderer = fig.canvas.get_renderer()
+    scale = column_px / fig.get_figwidth()
+    texts = list(dict.fromkeys(painted))
+    problems = []
+    for text in texts:
+        shown = text.get_fontsize() / 72 * scale
+        if shown < min_text_px:
+            problems.append(f"text {text.get_text()!r} is {shown:.1f} px high at "
+                            f"{column_px} px wide (at least {min_text_px} px)")
+    boxes = [(t, t.get_window_extent(renderer)) for t in texts]
+    for i, (first, one) in enumerate(boxes):
+        for second, other in boxes[i + 1:]:
+            overlap_w = min(one.x1, other.x1) - max(one.x0, other.x0)
+            overlap_h = min(one.y1, other.y1) - max(one.y0, other.y0)
+            # A pixel or two of touching is the font's padding, not a collision.
+            if overlap_w > 2 and overlap_h > 2:
+                problems.append(f"text {first.get_text()!r} overlaps "
+                                f"{second.get_text()!r}")
+    return problems
+
+
+def _audit_every_figure(path: str) -> None:
+    """Check every figure as it is saved (inline display, animation frames)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    if getattr(FigureCanvasBase.print_figure, "_audited", False):
+        return
+    original = FigureCanvasBase.print_figure
+
+    def print_figure(canvas, *args, **kwargs):
+        figure = canvas.figure
+        title = figure.get_suptitle() or "; ".join(
+            ax.get_title() for ax in figure.axes if ax.get_title())
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"title": title,
+                                  "problems": figure_problems(figure)}) + "\n")
+        return original(canvas, *args, **kwargs)
+
+    print_figure._audited = True
+    FigureCanvasBase.print_figure = print_figure
 
 
 def percent_axis(axis) -> None:
@@ -115,11 +204,17 @@ def animation_html(animation, *, name: str) -> str:
     matplotlib names the player with a random id; here it is replaced by one derived from
     ``name`` so that the stored output is identical on every run and nbval can compare it.
     """
-    html = animation.to_jshtml(default_mode="once")
+    with mpl.rc_context({"savefig.dpi": FRAME_DPI}):
+        html = animation.to_jshtml(default_mode="once")
     stable = hashlib.sha1(name.encode()).hexdigest()[:12]
     found = re.search(r'id="_anim_img([0-9a-f]+)"', html)
     if found:
         html = html.replace(found.group(1), stable)
+    # Frames are drawn at FRAME_DPI but shown at the figure's nominal size, and shrink
+    # with the column on a phone.
+    nominal = round(animation._fig.get_figwidth() * mpl.rcParams["figure.dpi"])
+    html = re.sub(r'(<img id="_anim_img[0-9a-f]+")', rf'\1 style="width: {nominal}px; '
+                  r'max-width: 100%; height: auto"', html, count=1)
     return html
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import multiprocessing
+import os
 import queue
 import tempfile
 import uuid
@@ -58,21 +59,23 @@ WALL_SECONDS = 180
 
 def execute(path: Path, output: Path, parameters: dict | None = None, *,
             timeout: int = 300, kernel_name: str = "python3", cwd: Path | None = None,
-            tries: int = 3, wall: float = WALL_SECONDS) -> nbformat.NotebookNode:
+            tries: int = 3, wall: float = WALL_SECONDS,
+            environment: dict | None = None) -> nbformat.NotebookNode:
     """Run ``path`` with papermill into ``output``, in the chapter's folder (or ``cwd``).
 
     A cell that runs past ``timeout`` seconds fails the run. Separately, nbclient can
     deadlock after an ipywidgets ``interact`` cell, with both kernel and client idle and
     no timeout firing (jupyter/nbclient#312, intermittent): so papermill runs in a child
     process, and a run that has not finished after ``wall`` seconds is killed and tried
-    again, up to ``tries`` times, before it fails with ``TimeoutError``.
+    again, up to ``tries`` times, before it fails with ``TimeoutError``. ``environment``
+    adds variables to the kernel's environment.
     """
     context = multiprocessing.get_context("spawn")
     for _ in range(tries):
         replies = context.Queue()
         child = context.Process(target=_execute_in_child, args=(
             str(path), str(output), parameters or {}, str(cwd or Path(path).parent),
-            kernel_name, timeout, replies))
+            kernel_name, timeout, replies, environment or {}))
         child.start()
         try:
             error = replies.get(timeout=wall)
@@ -101,7 +104,9 @@ class LocalSocketKernelManager(AsyncKernelManager):
         super().__init__(**kwargs)
 
 
-def _execute_in_child(path, output, parameters, cwd, kernel_name, timeout, replies):
+def _execute_in_child(path, output, parameters, cwd, kernel_name, timeout, replies,
+                      environment):
+    os.environ.update(environment)
     try:
         papermill.execute_notebook(
             path, output, parameters=parameters, cwd=cwd, kernel_name=kernel_name,

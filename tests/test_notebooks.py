@@ -11,6 +11,7 @@ from papermill.exceptions import PapermillExecutionError
 
 from notebooks import (ROOT, chapters, declared_parameters, execute, parameter_defaults,
                        text_outputs)
+from reliability.notebook import AUDIT_VARIABLE, PHONE_COLUMN_PX
 from reliability.parameters import CHAPTERS as SPECS
 from reliability.parameters import check_parameters, extreme_cases
 
@@ -85,7 +86,17 @@ def test_chapters_read_data_through_the_package(path):
                          ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
 def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
     parameters = extreme_cases(path.stem)[case]
-    ran = execute(path, tmp_path / path.name, parameters)
+    # Every figure drawn is checked as a phone would show it (reliability.notebook).
+    audit = tmp_path / "figures.jsonl"
+    audit.touch()
+    ran = execute(path, tmp_path / path.name, parameters,
+                  environment={AUDIT_VARIABLE: str(audit)})
+    figures = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert figures, "no figure was audited: does the chapter call setup()?"
+    unreadable = {f["title"] or "(untitled)": f["problems"][:3]
+                  for f in figures if f["problems"]}
+    assert not unreadable, \
+        f"figures hard to read at {PHONE_COLUMN_PX} px wide, {parameters}: {unreadable}"
     injected = [c for c in ran.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"
     stored = __import__("nbformat").read(str(path), as_version=4)

@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems"]
+           "figure_problems", "table"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -196,6 +196,23 @@ def glue_values(**values) -> None:
         metadata["scrapbook"] = {"name": name, "mime_prefix": _GLUE_PREFIX}
         display({_GLUE_PREFIX + mime: data for mime, data in bundle.items()}, raw=True,
                 metadata=metadata)
+
+
+def table(frame, *, name: str, formats=None, index: bool = False):
+    """``frame`` (a pandas DataFrame) as an HTML table a projector can show: each column
+    in ``formats`` written with its format (``{"share": "{:.1%}"}``, or one format for
+    every number), the index hidden unless ``index``, and the element ids derived from
+    ``name`` so the stored output is the same on every run."""
+    from IPython.display import HTML
+
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    style = frame.style.set_uuid(name)
+    if formats is not None:
+        style = style.format(formats)
+    if not index:
+        style = style.hide(axis="index")
+    return HTML(style.to_html())
 
 
 def animation_html(animation, *, name: str) -> str:

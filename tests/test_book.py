@@ -74,3 +74,19 @@ def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
             assert (html / "notebooks" / path.name).read_bytes() == path.read_bytes()
     intro = (html / "book" / "intro.html").read_text()
     assert 'href="../agent-reliability-notebooks.zip"' in intro, "the landing page links it"
+
+
+def test_exercises_are_numbered_within_each_chapter(built_book):
+    """Chapter 4 opens on Exercise 1, not on the book's tenth, and each solution names its
+    own exercise's number."""
+    import re
+
+    _, html = built_book
+    for path in chapters():
+        page = (html / "chapters" / f"{path.stem}.html").read_text()
+        titles = [int(n) for n in re.findall(
+            r'<p class="admonition-title">\s*<span class="caption-number">Exercise (\d+)',
+            page)]
+        assert titles == list(range(1, len(titles) + 1)) and titles, (path.name, titles)
+        solved = [int(n) for n in re.findall(r"Solution to<a [^>]*> Exercise (\d+)</a>", page)]
+        assert solved and set(solved) <= set(titles), (path.name, solved)

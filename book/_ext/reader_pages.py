@@ -10,6 +10,7 @@
   stylesheet in matplotlib's animation player) are rewritten to copies in
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
 * A kernel-free animation takes the alt text of its cell's metadata, like a figure.
+* Exercises are numbered within each chapter (1, 2, 3), not across the book.
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
   ``const THEBE_JS_URL`` would be declared twice, a SyntaxError) are emitted once, and
   thebe's assets are left out altogether when no thebe launch button is configured.
@@ -268,7 +269,28 @@ def repository_substitutions(app, config):
     }
 
 
+def exercises_per_chapter(app, env):
+    """Number exercises 1, 2, 3 within each chapter, as the launch notebooks do.
+
+    Sphinx numbers every enumerable node by section number, and an unnumbered book has
+    none, so sphinx-exercise's counter would run across the whole book (chapter 4 opening
+    on "Exercise 10"). Runs after Sphinx has assigned its numbers; returns the pages whose
+    numbers changed so they are written again."""
+    changed = []
+    for docname, numbers in env.toc_fignumbers.items():
+        exercises = numbers.get("exercise")
+        if not exercises:
+            continue
+        renumbered = {ids: (i,) for i, ids in enumerate(exercises, start=1)}
+        if renumbered != exercises:
+            numbers["exercise"] = renumbered
+            changed.append(docname)
+    return changed
+
+
 def setup(app):
+    # after Sphinx's toctree collector has numbered figures (default priority 500)
+    app.connect("env-get-updated", exercises_per_chapter, priority=900)
     # after sphinx-book-theme has read `repository` from the config (default priority 500)
     app.connect("config-inited", repository_substitutions, priority=900)
     app.connect("doctree-resolved", run_this_chapter)

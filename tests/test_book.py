@@ -90,3 +90,19 @@ def test_exercises_are_numbered_within_each_chapter(built_book):
         assert titles == list(range(1, len(titles) + 1)) and titles, (path.name, titles)
         solved = [int(n) for n in re.findall(r"Solution to<a [^>]*> Exercise (\d+)</a>", page)]
         assert solved and set(solved) <= set(titles), (path.name, solved)
+
+
+def test_reference_list_labels_entries_as_the_text_cites_them(built_book):
+    """Each entry's label in the list is the author-year text the chapters print
+    ("Huang et al., 2024"), the forge-gap rig and BFCL carry their addresses, and a
+    Greek letter in a title survives sentence casing."""
+    import re
+
+    _, html = built_book
+    page = html_unescape(re.sub(r"<[^>]+>", "", (html / "book" / "references.html").read_text()))
+    labels = re.findall(r"^\[(.+)\]$", page, flags=re.M)
+    assert "Huang et al., 2024" in labels and "Wilson, 1927" in labels, labels
+    assert not [label for label in labels if re.fullmatch(r"[A-Z]+\+?\d\d", label)], labels
+    assert "τ-bench" in page and "Τ-bench" not in page
+    assert "https://github.com/ksdisch/forge-gap" in (html / "book" / "references.html").read_text()
+    assert "https://gorilla.cs.berkeley.edu/leaderboard.html" in page

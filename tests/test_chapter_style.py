@@ -1,0 +1,56 @@
+"""What a reader sees of each chapter's code and figures: lines that fit the page, cells
+short enough to read, and figures sharp on a high-density screen or a phone."""
+
+import base64
+import json
+import struct
+
+import pytest
+
+from notebooks import chapters
+
+CHAPTERS = chapters()
+MAX_LINE = 88
+#: "About fifteen lines": a reader-facing cell may reach this, no further.
+MAX_CELL_LINES = 15
+HIDDEN = {"remove-cell", "remove-input"}
+
+
+def _code_cells(path):
+    return [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+def _png_size(data: str) -> tuple[int, int]:
+    raw = base64.b64decode(data)
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", raw[16:24])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_no_code_line_is_wider_than_the_page(path):
+    wide = [(i, line) for i, cell in enumerate(_code_cells(path))
+            for line in "".join(cell["source"]).splitlines() if len(line) > MAX_LINE]
+    assert not wide, f"{len(wide)} code lines over {MAX_LINE} characters: {wide[:3]}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_reader_facing_cells_are_short(path):
+    long = [(i, len("".join(cell["source"]).splitlines()))
+            for i, cell in enumerate(_code_cells(path))
+            if not HIDDEN & set(cell.get("metadata", {}).get("tags", []))
+            and len("".join(cell["source"]).splitlines()) > MAX_CELL_LINES]
+    assert not long, f"code cells (index, lines) over {MAX_CELL_LINES} lines: {long}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_figures_are_stored_at_twice_their_display_size(path):
+    """Inline figures are retina PNGs: twice as many pixels as the width they are shown
+    at, which the output's metadata gives, so they stay sharp when zoomed or shrunk."""
+    images = [(output.get("metadata", {}).get("image/png", {}), output["data"]["image/png"])
+              for cell in _code_cells(path) for output in cell.get("outputs", [])
+              if "image/png" in output.get("data", {})]
+    assert images, "no stored figure"
+    for shown, data in images:
+        width, _ = _png_size(data)
+        assert shown.get("width"), "a figure without its display width (not retina)"
+        assert width >= 2 * shown["width"] - 2, (width, shown["width"])

@@ -75,9 +75,13 @@ pins:
 	@$(MAKE) --no-print-directory python-version
 	PYTHON=$(PYTHON) bash scripts/pin_environments.sh
 
+# Measurements, not tests: the simulation against its floor, each explorer's update time
+# in a kernel, and the weight of every page of a built book (run `make book` first).
 bench: $(STAMP)
 	bash scripts/vendor_assets.sh
 	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/explorers.py
+	$(BIN)/python benchmarks/book_weight.py
 	$(BIN)/python benchmarks/book_weight.py
 
 clean:

@@ -219,11 +219,13 @@ def numeric_array(name: str, values, *, kind: str = "real", ndim: int | None = N
         array.dtype != bool and (np.issubdtype(array.dtype, np.integer)
                                  or np.issubdtype(array.dtype, np.floating)))
     if ok and kind != "bool":
-        ok = bool(np.all(np.isfinite(array)))
-        if ok and kind == "whole":
-            ok = bool(np.all(array == np.round(array)))
-        if ok and minimum is not None:
-            ok = bool(np.all(array >= minimum))
+        # integers are finite and whole already: only floats need looking at
+        if np.issubdtype(array.dtype, np.floating):
+            ok = bool(np.all(np.isfinite(array)))
+            if ok and kind == "whole":
+                ok = bool(np.all(array == np.round(array)))
+        if ok and minimum is not None and array.size:
+            ok = bool(array.min() >= minimum)
     if not ok or (ndim is not None and array.ndim != ndim):
         raise ValueError(f"{name} must be {shape}{what}, got {values!r}")
     return values

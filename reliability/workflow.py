@@ -35,6 +35,8 @@ _SUMMED_ATTEMPTS = 10_000
 
 # How a run ended, as stored in the simulation's per-run array.
 _ERROR, _WRONG, _OK = 0, 1, 2
+# Uniforms drawn and compared at a time in Workflow.simulate: 1 MB, within a core's cache.
+_BLOCK = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -251,8 +253,8 @@ class Workflow:
         parts = [self._simulate_chunk(rng, min(chunk, runs - start),
                                       log_runs=max(0, min(log_runs - start, chunk)))
                  for start in range(0, runs, chunk)]
-        ended = np.concatenate([p[0] for p in parts])
-        attempts = np.concatenate([p[1] for p in parts])
+        ended, attempts = (parts[0][0], parts[0][1]) if len(parts) == 1 else (
+            np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
         log = tuple(entry for p in parts for entry in p[2])
         return Simulation(runs=runs,
                           successes=int(np.count_nonzero(ended == _OK)),
@@ -272,39 +274,82 @@ class Workflow:
             verdict *= np.where(verdict == 2, v >= self.f, v >= self.d)
         return u, v, verdict
 
+    def _first_round(self, rng, shape):
+        """Every step's first attempt: its uniforms, which attempts are not accepted
+        right (``bad``: sent back, or accepted wrong), which are sent back (``sent``) and
+        the flat indices of those (``pending``).
+
+        Without a verifier two comparisons of the uniforms say it all, and they are made
+        block by block while the block is still in the CPU's cache: the blocks are drawn
+        in order, so the stream, and every result, is the same as one draw of the whole.
+        """
+        if self.verifier is not None:
+            u, v, verdict = self._verdicts(rng, shape)
+            sent = verdict == 0
+            return u, v, verdict != 2, sent, np.flatnonzero(sent)
+        size = shape[0] * shape[1]
+        u, bad, sent = np.empty(size), np.empty(size, bool), np.empty(size, bool)
+        pending = []
+        for start in range(0, size, _BLOCK):
+            block = slice(start, min(size, start + _BLOCK))
+            rng.random(out=u[block])
+            np.less(u[block], self.e + self.w, out=bad[block])
+            np.less(u[block], self.e, out=sent[block])
+            pending.append(np.flatnonzero(sent[block]) + start)
+        return (u.reshape(shape), None, bad.reshape(shape), sent.reshape(shape),
+                np.concatenate(pending))
+
     def _simulate_chunk(self, rng, runs, *, log_runs):
         # Step-major layout (flat index step * runs + run): the first attempt of every
         # step, then a retry for only the steps sent back, round by round.
-        u, v, outcome = self._verdicts(rng, (self.steps, runs))
+        u, v, bad, sent, pending = self._first_round(rng, (self.steps, runs))
         rounds = [(None, u, v)]            # (flat indices of the steps tried, uniforms)
-        pending = np.flatnonzero(outcome == 0)
         for _ in range(1, self.attempts):
             if pending.size == 0:
                 break
             u, v, verdict = self._verdicts(rng, pending.size)
             rounds.append((pending, u, v))
-            outcome.ravel()[pending] = verdict
+            bad.ravel()[pending] = verdict != 2
             pending = pending[verdict == 0]
-        # A run stops at its first step that gave up (still sent back after every attempt).
-        stop = np.full(runs, self.steps, np.int64)
-        np.minimum.at(stop, pending % runs, pending // runs)
-        # Attempts: one per step reached, plus each retry at a step reached.
-        attempts = np.minimum(stop + 1, self.steps)
-        for tried, _, _ in rounds[1:]:
+        # A run stops at its first step that gave up (still sent back after every
+        # attempt): pending is in flat (step-major) order, so a run's first entry there
+        # is its earliest give-up.
+        gave_up_run, gave_up_step = pending % runs, pending // runs
+        quit, first = np.unique(gave_up_run, return_index=True)
+        stop = gave_up_step[first]
+        # Attempts: one per step reached, plus each retry at a step reached. Second
+        # attempts are counted per run from the first round's mask (a column sum, much
+        # cheaper than locating each one), later ones (a few) one by one.
+        attempts = np.full(runs, self.steps, np.int32)   # < MAX_CELLS, half the memory
+        attempts[quit] -= self.steps - 1 - stop
+        if len(rounds) > 1:
+            # the narrowest sum that cannot overflow: the fastest
+            wide = next(t for t in (np.int8, np.int16, np.int32)
+                        if self.steps <= np.iinfo(t).max)
+            attempts += sent.view(np.int8).sum(axis=0, dtype=wide)
+            after = np.arange(self.steps)[:, None] > stop    # steps never reached
+            attempts[quit] -= np.count_nonzero(sent[:, quit] & after, axis=0)
+        for tried, _, _ in rounds[2:]:
             run, step = tried % runs, tried // runs
-            attempts += np.bincount(run[step <= stop[run]], minlength=runs)
-        ended = (outcome.min(axis=0) == 2).view(np.int8) + np.int8(_WRONG)  # OK or WRONG
-        ended[pending % runs] = _ERROR     # a give-up ends the run, whatever came before
+            if quit.size:
+                at = np.minimum(np.searchsorted(quit, run), quit.size - 1)
+                run = run[(quit[at] != run) | (step <= stop[at])]
+            retried_runs, retries = np.unique(run, return_counts=True)
+            attempts[retried_runs] += retries.astype(attempts.dtype)
+        ended = (~bad.any(axis=0)).view(np.int8) + np.int8(_WRONG)  # OK or WRONG
+        ended[gave_up_run] = _ERROR        # a give-up ends the run, whatever came before
         log = []
         if log_runs:
             used = np.ones((self.steps, runs), np.int64)
             for j, (tried, _, _) in enumerate(rounds[1:], start=2):
                 used.ravel()[tried] = j
-            log = [self._log_run(rounds, runs, i, used[:, i], outcome[:, i])
+            gave_up = np.zeros((self.steps, runs), bool)
+            gave_up[gave_up_step, gave_up_run] = True
+            log = [self._log_run(rounds, runs, i, used[:, i], gave_up[:, i])
                    for i in range(log_runs)]
         return ended, attempts, log
 
-    def _log_run(self, rounds, runs, i, used, outcome):
+    def _log_run(self, rounds, runs, i, used, gave_up):
         run = []
         for step in range(self.steps):
             events = []
@@ -322,10 +367,10 @@ class Workflow:
                     events.append("caught")
                 else:
                     events.append("ok" if right else "wrong")
-            if outcome[step] == 0:
+            if gave_up[step]:
                 events.append("gave_up")
             run.append(tuple(events))
-            if outcome[step] == 0:
+            if gave_up[step]:
                 break
         return tuple(run)
 

@@ -110,8 +110,11 @@ def test_same_seed_same_result_and_generator_accepted():
     assert wf.simulate(runs=500, seed=10) != first
 
 
-def test_log_follows_the_rules():
-    wf = Workflow(steps=10, error=0.2, silent=0.1, attempts=2, verifier=Verifier(0.8, 0.1))
+@pytest.mark.parametrize("wf", [
+    Workflow(steps=10, error=0.2, silent=0.1, attempts=2, verifier=Verifier(0.8, 0.1)),
+    Workflow(steps=10, error=0.3, silent=0.1, attempts=3),   # no verifier: another path
+], ids=["verifier", "no verifier"])
+def test_log_follows_the_rules(wf):
     sim = wf.simulate(runs=300, seed=4, log_runs=300)
     assert len(sim.log) == 300
     retried = {"error", "rejected_ok", "caught"}
@@ -126,6 +129,20 @@ def test_log_follows_the_rules():
     successes = sum(all(step[-1] == "ok" for step in run) and len(run) == wf.steps
                     for run in sim.log)
     assert successes == sim.successes
+
+
+@pytest.mark.parametrize("block", [1, 7, 4096])
+def test_uniforms_drawn_in_blocks_give_the_same_result_as_one_draw(block, monkeypatch):
+    """The first attempts are drawn and compared a cache-sized block at a time; the blocks
+    follow the generator's stream in order, so any block size gives the same runs."""
+    import reliability.workflow as workflow
+
+    wf = Workflow(steps=13, error=0.3, silent=0.1, attempts=3)
+    whole = wf.simulate(runs=997, seed=5, log_runs=20)
+    monkeypatch.setattr(workflow, "_BLOCK", block)
+    blocked = wf.simulate(runs=997, seed=5, log_runs=20)
+    assert blocked == whole and blocked.log == whole.log
+    assert np.array_equal(blocked.attempts_per_run, whole.attempts_per_run)
 
 
 def test_chunked_simulation_matches_counts():

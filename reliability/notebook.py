@@ -16,6 +16,8 @@ import os
 import matplotlib as mpl
 import numpy as np
 
+from . import _validate
+
 __all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
            "figure_problems", "table"]
@@ -87,8 +89,12 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
     points / 72 x figure width in inches scales to the column), and two pieces of text
     that overlap each other. Returns one sentence per problem; an empty list is a pass.
     """
+    from matplotlib.figure import Figure
     from matplotlib.text import Text
 
+    _validate.instance("fig", fig, Figure)
+    column_px = _validate.real("column_px", column_px, above=0)
+    min_text_px = _validate.real("min_text_px", min_text_px, above=0)
     # Only the text a draw actually paints counts (not tick labels outside the view).
     painted = []
     paint = Text.draw
@@ -147,8 +153,10 @@ def _audit_every_figure(path: str) -> None:
 
 def percent_axis(axis) -> None:
     """Label an axis (``ax.xaxis`` or ``ax.yaxis``) holding shares as whole percentages."""
+    from matplotlib.axis import Axis
     from matplotlib.ticker import FuncFormatter
 
+    _validate.instance("axis", axis, Axis)
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
@@ -198,15 +206,31 @@ def glue_values(**values) -> None:
                 metadata=metadata)
 
 
+#: The most frames a scrubber embeds: each is a PNG in the page.
+MAX_FRAMES = 60
+
+
+def _name(name) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty string (it makes the output's ids "
+                         f"stable), got {name!r}")
+    return name
+
+
 def table(frame, *, name: str, formats=None, index: bool = False):
     """``frame`` (a pandas DataFrame) as an HTML table a projector can show: each column
     in ``formats`` written with its format (``{"share": "{:.1%}"}``, or one format for
     every number), the index hidden unless ``index``, and the element ids derived from
     ``name`` so the stored output is the same on every run."""
+    import pandas as pd
     from IPython.display import HTML
 
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    _validate.instance("frame", frame, pd.DataFrame)
+    _name(name)
+    if formats is not None and not isinstance(formats, (str, dict)) and not callable(formats):
+        raise ValueError(f"formats must be None, a format string, a function or a dict of "
+                         f"them by column, got {formats!r}")
+    index = _validate.flag("index", index)
     style = frame.style.set_uuid(name)
     if formats is not None:
         style = style.format(formats)
@@ -221,6 +245,10 @@ def animation_html(animation, *, name: str) -> str:
     matplotlib names the player with a random id; here it is replaced by one derived from
     ``name`` so that the stored output is identical on every run and nbval can compare it.
     """
+    from matplotlib.animation import Animation
+
+    _validate.instance("animation", animation, Animation)
+    _name(name)
     with mpl.rc_context({"savefig.dpi": FRAME_DPI}):
         html = animation.to_jshtml(default_mode="once")
     stable = hashlib.sha1(name.encode()).hexdigest()[:12]
@@ -247,7 +275,18 @@ def scrubber(draw, values, *, name: str, figsize=(7.0, 4.0)):
     from IPython.display import HTML
     from matplotlib.animation import FuncAnimation
 
+    _validate.function("draw", draw)
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"values must be a list, range or array of 1 to {MAX_FRAMES} "
+                         f"parameter values, got {values!r}")
     values = list(values)
+    if not 1 <= len(values) <= MAX_FRAMES:
+        raise ValueError(f"values must hold 1 to {MAX_FRAMES} parameter values (each is an "
+                         f"embedded frame), got {len(values)}")
+    _name(name)
+    if not isinstance(figsize, (tuple, list)) or len(figsize) != 2:
+        raise ValueError(f"figsize must be a (width, height) pair in inches, got {figsize!r}")
+    figsize = tuple(_validate.real("figsize", x, above=0, maximum=20) for x in figsize)
     fig = plt.figure(figsize=figsize)
 
     def update(index):

@@ -27,13 +27,13 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import datasets, parameters, validation, workflow
+from reliability import datasets, notebook, parameters, validation, workflow
 from reliability.harness import breaker, budget, clock, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 
-# Chapter helpers, not library API: plotting and notebook set-up are exercised by the
-# book's own tests.
-NOT_SWEPT = {"reliability.figures", "reliability.notebook", "reliability._validate"}
+# The figure modules draw what the chapters computed, and are exercised by every chapter
+# run and its figure audit (tests/test_notebooks.py).
+NOT_SWEPT = {"reliability.figures", "reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
 
 
@@ -121,6 +121,10 @@ _ORDSIM = formattax.FieldOrderToy().simulate("reasoning_first", runs=3)
 _OUTCOME = budget.run_task(budget.fake_agent(clock=_CLOCK, finish_at=2), 0, clock=_CLOCK)
 _RIG = __import__("pandas").read_csv(__file__.rsplit("/", 2)[0] + "/data/forge_gap.csv")
 _GEN = np.random.default_rng(0)
+__import__("matplotlib").use("Agg")
+_FIG, _AX = __import__("matplotlib.pyplot").pyplot.subplots(figsize=(2, 1))
+_ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
+    _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
 
 W = workflow.Workflow
@@ -478,6 +482,23 @@ REGISTRY = {
         scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), cases=2, runs_per_case=2, seed=0)),
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
+    # notebook
+    "reliability.notebook.setup": Entry(lambda: notebook.setup, {}),
+    "reliability.notebook.glued": Entry(lambda: notebook.glued, dict(value=0.5),
+                                        anything=("value",)),
+    "reliability.notebook.glue_values": Entry(lambda: notebook.glue_values, {}),
+    "reliability.notebook.percent_axis": Entry(lambda: notebook.percent_axis,
+                                               dict(axis=_AX.yaxis)),
+    "reliability.notebook.figure_problems": Entry(lambda: notebook.figure_problems, dict(
+        fig=_FIG, column_px=360.0, min_text_px=7.5)),
+    "reliability.notebook.table": Entry(lambda: notebook.table, dict(
+        frame=__import__("pandas").DataFrame({"a": [0.5]}), name="t",
+        formats={"a": "{:.1%}"}, index=False),
+        ok={"formats": lambda v: v is None or isinstance(v, str)}),
+    "reliability.notebook.animation_html": Entry(lambda: notebook.animation_html, dict(
+        animation=_ANIM, name="a")),
+    "reliability.notebook.scrubber": Entry(lambda: notebook.scrubber, dict(
+        draw=lambda fig, value: None, values=[1, 2], name="s", figsize=(2.0, 1.0))),
     # datasets and parameters
     "reliability.datasets.names": Entry(lambda: datasets.names, {}),
     "reliability.datasets.path": Entry(lambda: datasets.path, dict(name="bfcl")),

@@ -167,12 +167,22 @@ def _visit(context, base: str, page: str) -> dict:
                 report["animations"] = _play_animations(tab)
             else:
                 tab.evaluate(_MATHS_JS)
+            report.setdefault("figures", {})[label] = tab.evaluate(_FIGURES_JS)
             report["overflow"][label] = tab.evaluate(
                 "() => document.documentElement.scrollWidth - window.innerWidth")
             tab.screenshot(path=str(SCREENSHOTS / f"{slug}-{label}.png"), full_page=True)
     finally:
         tab.close()
     return report
+
+
+# Each figure (stored output or animation frame) as drawn: its shown and natural sizes.
+_FIGURES_JS = """() => Array.from(document.querySelectorAll(
+    ".cell_output img, img[id^='_anim_img']")).filter(img => img.naturalWidth > 0)
+    .map(img => { img.scrollIntoView(); const box = img.getBoundingClientRect();
+      return {src: img.getAttribute("src").slice(0, 60), shown_w: box.width,
+              shown_h: box.height, natural_w: img.naturalWidth,
+              natural_h: img.naturalHeight, column: window.innerWidth}; })"""
 
 
 def _play_animations(tab) -> list[dict]:
@@ -301,6 +311,22 @@ def test_page_fits_a_phone(report):
     assert seen["overflow"]["phone"] <= 1, f"{page} is {seen['overflow']['phone']}px too wide"
     for label in WIDTHS:
         assert (SCREENSHOTS / f"{page.replace('/', '__')}-{label}.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_figures_keep_their_shape_and_sharpness_at_every_width(report):
+    """A figure shrinks with a phone's column without being squashed (a fixed height would
+    distort it), never spills out of the page, and on a desktop is shown at no more than
+    half its pixels: twice the screen's density, sharp on a high-density display."""
+    page, seen = report
+    for label, figures in seen["figures"].items():
+        assert figures, f"{page}: no figure found at {label} width"
+        for f in figures:
+            natural, shown = f["natural_w"] / f["natural_h"], f["shown_w"] / f["shown_h"]
+            assert abs(shown / natural - 1) < 0.03, (page, label, f)
+            assert f["shown_w"] <= f["column"], (page, label, f)
+            if label == "desktop":
+                assert f["natural_w"] >= 1.45 * f["shown_w"], (page, label, f)
 
 
 @pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)

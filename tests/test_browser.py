@@ -167,6 +167,7 @@ def _visit(context, base: str, page: str) -> dict:
                 report["animations"] = _play_animations(tab)
             else:
                 tab.evaluate(_MATHS_JS)
+                report["wide_maths"] = tab.evaluate(_WIDE_MATHS_JS)
             report.setdefault("figures", {})[label] = tab.evaluate(_FIGURES_JS)
             report["overflow"][label] = tab.evaluate(
                 "() => document.documentElement.scrollWidth - window.innerWidth")
@@ -175,6 +176,12 @@ def _visit(context, base: str, page: str) -> dict:
         tab.close()
     return report
 
+
+# Display maths wider than its own box at this width: cut off, or only seen by scrolling.
+_WIDE_MATHS_JS = """() => Array.from(document.querySelectorAll(
+    "mjx-container[display='true']")).filter(m => m.scrollWidth > m.clientWidth + 1)
+    .map(m => ({width: m.scrollWidth, box: m.clientWidth,
+                text: (m.querySelector("mjx-assistive-mml") || m).textContent.slice(0, 80)}))"""
 
 # Each figure (stored output or animation frame) as drawn: its shown and natural sizes.
 _FIGURES_JS = """() => Array.from(document.querySelectorAll(
@@ -302,6 +309,14 @@ def test_maths_renders(report):
     assert maths["errors"] == 0 and not maths["raw_dollars"], f"{page}: {maths}"
     if maths["count"]:
         assert maths["mathjax"], f"{page}: MathJax did not load"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_display_maths_fits_a_phone(report):
+    """A formula a student has to scroll sideways to read (or cannot read at all) is a
+    formula to split over lines."""
+    page, seen = report
+    assert not seen["wide_maths"], f"{page}: formulas wider than a phone: {seen['wide_maths']}"
 
 
 @pytest.mark.parametrize("report", PAGES, indirect=True)

@@ -115,3 +115,41 @@ def test_bad_traces_are_refused():
         DETECTOR.sign([("kb_search", ("q",))])
     with pytest.raises(ValueError, match="hinted_at"):
         DETECTOR.respond([Move("a")], hinted_at=5)
+
+
+def test_the_chapter_fixtures_do_what_their_labels_say():
+    from reliability.harness import (BUDGET_AGENTS, LOOP_SCRIPTS, LOOP_START, ManualClock,
+                                     TaskBudget, fake_agent, run_task, scripted_agent)
+
+    tripped = []
+    for settings in BUDGET_AGENTS.values():
+        clock = ManualClock()
+        tripped.append(run_task(fake_agent(clock=clock, **settings), 0, TaskBudget(),
+                                clock=clock).limit)
+    assert tripped == ["steps", "cost", "time", "retries"]   # one limit each
+    ends = {}
+    for label, settings in LOOP_SCRIPTS.items():
+        clock = ManualClock()
+        out = run_task(scripted_agent(clock=clock, **settings), LOOP_START, TaskBudget(),
+                       clock=clock, detector=LoopDetector(repeats=3, stall=4, cycles=2))
+        ends[label] = (out.status, out.first_sign, out.hint_step)
+    assert ends["rephrases and finds (legitimate)"] == ("done", None, None)
+    assert ends["repeats, then takes the hint"] == ("done", "repeat", 3)
+    assert ends["asks for one document again and again"] == ("loop_stopped", "repeat", 3)
+    assert ends["opens and closes one form"][:2] == ("loop_stopped", "oscillation")
+    assert ends["tries new tools, learns nothing"][:2] == ("loop_stopped", "no_progress")
+    with pytest.raises(TypeError):       # read-only: a chapter cannot change them for the next
+        LOOP_SCRIPTS["opens and closes one form"]["script"] = ()
+
+
+def test_the_harness_package_names_every_public_name_of_its_modules():
+    import importlib
+
+    import reliability.harness as harness
+
+    for module in ("breaker", "budget", "clock", "ladder", "loops", "traces", "traffic"):
+        names = importlib.import_module(f"reliability.harness.{module}").__all__
+        missing = set(names) - set(harness.__all__)
+        assert not missing, f"{module}: {sorted(missing)} not in reliability.harness"
+        assert all(getattr(harness, n) is getattr(
+            importlib.import_module(f"reliability.harness.{module}"), n) for n in names)

@@ -130,13 +130,78 @@ def test_the_outage_figure_says_when_there_is_no_outage_and_no_traffic():
     calm = Scenario(outage_hours=0.0)
     one = simulate_day(calm, conversations=1, seed=0)
     fig = figures.plot_outage(one, one, start=8.0, end=14.0)
-    assert fig._suptitle.get_text() == "No outage: a breaker has nothing to do"
+    assert fig._suptitle.get_text().endswith("no outage, so a breaker has nothing to do")
     in_window = np.any((one.time >= 8 * 3600) & (one.time < 14 * 3600))
     notes = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert notes == ([] if in_window else ["no requests in this window"] * 2)
     plt.close(fig)
     busy = simulate_day(Scenario(outage_hours=2.0), conversations=200, seed=0)
     fig = figures.plot_outage(busy, busy, start=8.0, end=16.0)
-    assert fig._suptitle.get_text().startswith("Without a breaker")
+    assert "without a breaker the outage burns" in fig._suptitle.get_text()
+    # The panel titles count what the chapter's table counts: calls while it was down.
+    assert [ax.get_title() for ax in fig.axes] == [
+        f"{label}: {busy.waiting_hours:,.1f} worker-hours waiting, "
+        f"{busy.outage_calls:,} calls while down"
+        for label in ("retries only", "retries + circuit breaker")]
     assert not [t for ax in fig.axes for t in ax.texts]
+    plt.close(fig)
+
+
+def _reference_breaker_pass(time, book, config):
+    """The breaker pass written with ``transition``, event by event."""
+    from reliability.harness.breaker import BreakerState, transition
+    allowed, state, opened = np.ones(time.size, dtype=bool), BreakerState(), 0
+    for i, now in enumerate(time):
+        state, ok = transition(state, "allow", float(now), config)
+        if not ok:
+            allowed[i] = False
+            continue
+        if book["responded"][i]:
+            state, _ = transition(state, "success", float(now), config)
+        for _ in range(int(book["trailing"][i])):
+            was_open = state.state == "open"
+            state, _ = transition(state, "failure", float(now), config)
+            opened += state.state == "open" and not was_open
+    return allowed, opened
+
+
+@pytest.mark.parametrize("threshold, timeout, fail", [(1, 5.0, 0.9), (3, 30.0, 0.5),
+                                                      (5, 60.0, 0.97), (2, 1.0, 0.2)])
+def test_the_fast_breaker_pass_is_the_transition_state_machine(threshold, timeout, fail):
+    from reliability.harness.traffic import _breaker_pass
+    rng = np.random.default_rng(threshold)
+    time = np.sort(rng.uniform(0, 3600, 4000))
+    responded = rng.random(time.size) > fail
+    trailing = np.where(responded, rng.integers(0, 2, time.size),
+                        rng.integers(1, 4, time.size))
+    book = dict(responded=responded, trailing=trailing)
+    config = BreakerConfig(threshold, timeout)
+    fast, fast_opened = _breaker_pass(time, book, config)
+    slow, slow_opened = _reference_breaker_pass(time, book, config)
+    assert np.array_equal(fast, slow) and fast_opened == slow_opened
+    assert 0 < fast.sum() < time.size      # the case really opened and closed the breaker
+
+
+def test_the_explorer_figure_is_one_panel_whose_legend_gives_both_days_costs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from reliability.figures import ladder as figures
+
+    outage = Scenario(outage_hours=2.0)
+    without = simulate_day(outage, conversations=300, seed=1)
+    with_breaker = simulate_day(outage, breaker=BreakerConfig(), conversations=300, seed=1)
+    fig = figures.plot_outage_lines(without, with_breaker, start=8.0, end=16.0)
+    assert len(fig.axes) == 1 and "model" in fig.axes[0].get_title()
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == [f"retries only: {without.waiting_hours:,.1f} worker-hours waiting, "
+                      f"{without.outage_calls:,} calls while down",
+                      f"with breaker: {with_breaker.waiting_hours:,.1f} worker-hours "
+                      f"waiting, {with_breaker.outage_calls:,} calls while down"]
+    # Outside the outage nearly everything is answered by the primary on both days.
+    for line in fig.axes[0].get_lines():
+        hours, share = line.get_data()
+        assert np.all(share[(hours < 10) | (hours >= 12.25)] > 0.9)
     plt.close(fig)

@@ -15,8 +15,6 @@ LIMIT_MODES = ("FM-1.3", "FM-1.5")
 VERIFICATION_MODES = ("FM-3.1", "FM-3.2", "FM-3.3")
 
 
-
-
 def plot_mast(modes, *, title: str):
     """Horizontal bars: each failure mode's share (``modes`` maps name -> share in [0, 1]),
     limit-related modes and verification modes coloured, the rest grey."""
@@ -28,14 +26,14 @@ def plot_mast(modes, *, title: str):
                for n in names]
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.barh(np.arange(len(names)), shares[order], color=[colours[i] for i in order])
-    ax.set_yticks(np.arange(len(names)), [names[i] for i in order], fontsize=8)
+    ax.set_yticks(np.arange(len(names)), [names[i] for i in order])
     percent_axis(ax.xaxis)
-    ax.set(xlabel="share of all annotated failures (MAST, 1,642 traces)", title=title)
+    ax.set(xlabel="share of all annotated failures (MAST)", title=title)
     ax.grid(axis="y", visible=False)
     ax.legend(handles=[Patch(color=PALETTE["vermillion"], label="a step limit and a stop rule"),
                        Patch(color=PALETTE["blue"], label="the verification layer"),
                        Patch(color=PALETTE["grey"], label="other modes")],
-              loc="lower right", fontsize=9)
+              loc="lower right")
     fig.tight_layout()
     return fig
 
@@ -49,7 +47,7 @@ def plot_traces(outcomes, *, title: str, start=None):
     one cell per step, lettered by distinct call (same letter = same tool and arguments)
     and coloured by what the loop detector and the task made of it. ``start`` is the state
     every run began from (the first step is compared with it when given)."""
-    fig, ax = plt.subplots(figsize=(7.5, 0.7 * len(outcomes) + 1.6))
+    fig, ax = plt.subplots(figsize=(7.0, 0.7 * len(outcomes) + 2.0))
     longest = max(len(o.moves) for o in outcomes.values())
     for row, (label, outcome) in enumerate(outcomes.items()):
         letters, previous = {}, start
@@ -64,12 +62,11 @@ def plot_traces(outcomes, *, title: str, start=None):
                 kind = "stalled" if unchanged else "progress"
             previous = move.state
             ax.add_patch(plt.Rectangle((col + 0.05, row + 0.1), 0.9, 0.8, color=_CELL[kind]))
-            ax.text(col + 0.5, row + 0.5, letter, ha="center", va="center", fontsize=10)
-        ax.text(longest + 0.2, row + 0.5, outcome.status.replace("_", " "), va="center",
-                fontsize=9)
+            ax.text(col + 0.5, row + 0.5, letter, ha="center", va="center")
+        ax.text(longest + 0.2, row + 0.5, outcome.status.replace("_", " "), va="center")
     ax.set_xlim(0, longest + 2.6)
     ax.set_ylim(len(outcomes), 0)
-    ax.set_yticks(np.arange(len(outcomes)) + 0.5, list(outcomes), fontsize=9)
+    ax.set_yticks(np.arange(len(outcomes)) + 0.5, list(outcomes))
     ax.set_xticks(np.arange(longest) + 0.5, [str(i + 1) for i in range(longest)])
     ax.set(xlabel="step (letter = distinct tool call; same letter, same call)", title=title)
     ax.grid(False)
@@ -79,7 +76,7 @@ def plot_traces(outcomes, *, title: str, start=None):
               "hint": "sign seen: hint sent", "stop": "sign after hint: stopped",
               "done": "task done"}
     ax.legend(handles=[Patch(color=_CELL[k], label=v) for k, v in labels.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, fontsize=8)
+              loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     fig.tight_layout()
     return fig
 
@@ -100,7 +97,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
     percent_axis(ax.yaxis)
     ax.set(xlabel="step limit L (steps per task)", ylabel="share of tasks that hit the limit",
            ylim=(0, None), title=title)
-    ax.legend(fontsize=9)
+    ax.legend()
     fig.tight_layout()
     return fig
 
@@ -126,11 +123,11 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     ax.set_yticks(np.arange(0, top + 1e-9, 0.05))
     ax.set(xlabel="steps a task needs", ylabel="share of tasks", ylim=(0, top),
            title=f"Limit {limit}: {hits['share']:.1%} of tasks hit it "
-                 f"(95% CI {hits['low']:.1%} to {hits['high']:.1%}), "
-                 f"{hits['cut_short'] / sample.runs:.1%} are sound tasks cut short")
-    ax.title.set_fontsize(10)
+                 f"(95% CI {hits['low']:.1%} to {hits['high']:.1%}),\n"
+                 f"{hits['cut_short'] / sample.runs:.1%} are sound tasks cut short "
+                 "(simulated task mix)")
     ax.legend(handles=[Patch(color=PALETTE["green"], label="finishes within the limit"),
                        Patch(color=PALETTE["orange"], label="sound task, cut short"),
                        Patch(color=PALETTE["vermillion"], label="stuck, stopped")],
-              fontsize=9, loc="upper right")
+              loc="upper right")
     fig.tight_layout()

@@ -30,10 +30,17 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
     return edges, np.array(shares)
 
 
+def _outage_label(report) -> str:
+    """What one simulated day cost during the outage, for a panel title or a legend."""
+    return (f"{report.waiting_hours:,.1f} worker-hours waiting, "
+            f"{report.outage_calls:,} calls while down")
+
+
 def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25):
     """Two stacked-area panels: who answered, per quarter hour, without and with a breaker.
-    The outage window is shaded."""
-    fig, axes = plt.subplots(2, 1, figsize=(7.5, 5.4), sharex=True)
+    The outage window is shaded. Panel titles count what the chapter's table counts: the
+    day's worker-hours waiting and the calls to the primary while it was down."""
+    fig, axes = plt.subplots(2, 1, figsize=(7.0, 6.4), sharex=True)
     s = without.scenario
     for ax, report, label in ((axes[0], without, "retries only"),
                               (axes[1], with_breaker, "retries + circuit breaker")):
@@ -43,20 +50,47 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
                      labels=[g for g, _, _ in _GROUPS])
         ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black",
                    alpha=0.08)
-        ax.set(ylabel="share of requests", ylim=(0, 1), xlim=(start, end - width),
-               title=f"{label}: {report.waiting_hours:,.1f} worker-hours waiting, "
-                     f"{report.primary_calls:,} calls to the primary")
+        ax.set(ylabel="share of requests", ylim=(0, 1), xlim=(start, end - width))
+        ax.set_title(f"{label}: {_outage_label(report)}", fontsize=11)
         percent_axis(ax.yaxis)
         if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
             ax.text(0.5, 0.5, "no requests in this window", transform=ax.transAxes,
-                    ha="center", va="center", fontsize=9)
+                    ha="center", va="center")
     axes[1].set_xlabel("hour of the day (shaded: the primary is down)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
-    fig.suptitle("Without a breaker the outage burns the time budget; with one, "
-                 "the other provider answers" if s.outage_hours > 0 else
-                 "No outage: a breaker has nothing to do", fontsize=11)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=2)
+    fig.suptitle("Simulated day (model, illustrative parameters):\n"
+                 + ("without a breaker the outage burns the time budget;\n"
+                    "with one, the other provider answers" if s.outage_hours > 0 else
+                    "no outage, so a breaker has nothing to do"))
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def plot_outage_lines(without, with_breaker, *, start: float, end: float,
+                      width: float = 0.25):
+    """One light panel for the explorer: per quarter hour, the share of requests the
+    primary (with its retry) or the other provider answered, without and with a breaker;
+    the legend gives each day's waiting and calls to the dead primary."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    s = without.scenario
+    ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black", alpha=0.08)
+    # Thick solid below, thin dashed on top: where the two days agree both stay visible.
+    for report, label, colour, style in (
+            (without, "retries only", PALETTE["vermillion"], dict(lw=4.0)),
+            (with_breaker, "with breaker", PALETTE["blue"], dict(lw=1.8, ls="--"))):
+        edges, shares = _grouped_by_bin(report, start, end, width)
+        ax.step(edges[:-1], shares[0] + shares[1], where="post", color=colour,
+                label=f"{label}: {_outage_label(report)}", **style)
+    ax.set(xlabel="hour of the day (shaded: the primary is down)",
+           ylabel="answered by primary\nor other provider", ylim=(0, 1.45),
+           xlim=(start, end - width), yticks=np.linspace(0, 1, 5),
+           title="Simulated day (model, illustrative parameters)")
+    percent_axis(ax.yaxis)
+    ax.legend(loc="upper left")         # above the 100% line, clear of the data
+    # Fixed margins instead of tight_layout: one layout pass less keeps an explorer
+    # update under 150 ms.
+    fig.subplots_adjust(left=0.14, right=0.97, top=0.92, bottom=0.14)
     return fig
 
 
@@ -70,37 +104,40 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     waiting = [without.waiting_hours, with_breaker.waiting_hours]
     dead = [r.outage_calls for r in (without, with_breaker)]
     axes[0].bar(labels, waiting, color=colours)
-    axes[0].set(ylabel="worker-hours spent waiting", ylim=(0, max(1.0, frames["top"][0])),
+    axes[0].set(ylabel="worker-hours waiting", ylim=(0, max(1.0, frames["top"][0])),
                 title="time spent waiting")
     axes[1].bar(labels, dead, color=colours)
-    axes[1].set(ylabel="calls to the primary while it is down",
-                ylim=(0, max(1.0, frames["top"][1])), title="calls hammering the dead provider")
+    axes[1].set(ylabel="calls while it is down",
+                ylim=(0, max(1.0, frames["top"][1])), title="calls to the dead primary")
     for ax, values, fmt in ((axes[0], waiting, "{:,.1f} h"), (axes[1], dead, "{:,}")):
         for x, v in enumerate(values):
-            ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom", fontsize=9)
-    fig.suptitle(f"Outage of {hours:g} h: the breaker cuts the waiting to "
-                 f"{with_breaker.waiting_hours:,.1f} h from {without.waiting_hours:,.1f} h",
-                 fontsize=11)
+            ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom")
+    fig.suptitle(f"Model, {hours:g} h outage: {without.waiting_hours:,.1f} h waiting "
+                 f"without a breaker,\n{with_breaker.waiting_hours:,.1f} h with one")
     fig.tight_layout()
 
 
 def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str):
     """The silent slide: the rules rung's daily share (with 95 % bars) climbs and stays,
     while the primary's HTTP error rate never moves. The first alerting day is marked."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
                 capsize=2, color=PALETTE["orange"], label=f"answers from '{rung_name}'")
     ax.plot(days, error_rate, "s--", ms=3, color=PALETTE["blue"],
             label="primary's HTTP error rate (the classic monitor)")
+    # Head room above the data for the alert's label; the legend sits below the axes.
+    top = max(float(np.max(high, initial=0.0)), float(np.max(error_rate, initial=0.0)))
+    ax.set_ylim(0, 1.2 * top if top > 0 else 1.0)
     if alert_day is not None:
         ax.axvline(alert_day, color=PALETTE["vermillion"], lw=1)
-        ax.annotate(f"per-rung counter alerts on day {alert_day}", (alert_day, ax.get_ylim()[1]),
-                    xytext=(4, -14), textcoords="offset points", fontsize=9,
-                    color=PALETTE["vermillion"])
+        ax.annotate(f"per-rung counter alerts on day {alert_day}",
+                    (alert_day, ax.get_ylim()[1]), xytext=(4, -14),
+                    textcoords="offset points", color=PALETTE["vermillion"])
     ax.set(xlabel="day", ylabel="share of the day's requests",
-           title="The rules rung quietly takes a growing share; the error rate stays flat")
+           title="Simulated slide (model): the rules rung takes a growing share,\n"
+                 "the error rate stays flat")
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8, loc="center right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15))
     fig.tight_layout()
     return fig
 
@@ -113,12 +150,12 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     bars = ax.bar(classes, shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
         ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
-                    va="bottom", fontsize=9)
+                    va="bottom")
     if random_share is not None:
         ax.axhline(random_share, color=PALETTE["grey"],
                    linestyle="--", linewidth=1)
         ax.annotate("random router", (len(classes) - 0.5, random_share), ha="right",
-                    va="bottom", fontsize=9)
+                    va="bottom")
     ax.set(ylabel="calls to the strong model\nfor half the quality gap", ylim=(0, 0.6),
            title=title)
     ax.set_xlabel("task class (benchmark)")

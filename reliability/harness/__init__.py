@@ -1,6 +1,10 @@
 """Small guardrail building blocks a reader could lift into real code: budgets, loop
 detection, a degradation ladder, a circuit breaker. All take an injectable clock, so the
-simulations that use them are deterministic."""
+simulations that use them are deterministic.
+
+Every public name of the modules below is importable from here, so a chapter imports
+from one place (``from reliability.harness import CircuitBreaker, run_task``); the
+module paths (``reliability.harness.breaker``) keep working too."""
 
 from .breaker import (CLOSED, HALF_OPEN, OPEN, BreakerConfig, BreakerState, CircuitBreaker,
                       CircuitOpenError, transition)
@@ -10,6 +14,7 @@ from .clock import ManualClock, SystemClock
 from .ladder import (RUNGS, TRIGGERS, Descent, Observation, Policy, Rung, backoff_delays,
                      cascade_cost, descend, rung_counts)
 from .loops import HINT, SIGNS, LoopDetector, Move, Verdict
+from .traces import BUDGET_AGENTS, LOOP_SCRIPTS, LOOP_START
 from .traffic import DAY, REASONS, DayReport, Provider, Scenario, rung_alerts, simulate_day
 
 __all__ = ["CLOSED", "OPEN", "HALF_OPEN", "BreakerConfig", "BreakerState", "transition",
@@ -20,4 +25,5 @@ __all__ = ["CLOSED", "OPEN", "HALF_OPEN", "BreakerConfig", "BreakerState", "tran
            "Rung", "RUNGS", "TRIGGERS", "Policy", "Observation", "Descent", "backoff_delays",
            "descend", "rung_counts", "cascade_cost",
            "Move", "LoopDetector", "Verdict", "SIGNS", "HINT",
+           "BUDGET_AGENTS", "LOOP_SCRIPTS", "LOOP_START",
            "Provider", "Scenario", "DayReport", "simulate_day", "rung_alerts", "REASONS", "DAY"]

@@ -169,6 +169,18 @@ class Outcome:
         _validate.sequence("moves", self.moves, of=Move, what="Moves")
         _validate.sequence("verdicts", self.verdicts, of=Verdict, what="Verdicts")
 
+    @property
+    def hint_step(self) -> int | None:
+        """The step (counted from 1) after which the loop detector sent its hint, or
+        ``None`` if it never did."""
+        return next((i + 1 for i, v in enumerate(self.verdicts) if v.action == "hint"),
+                    None)
+
+    @property
+    def first_sign(self) -> str | None:
+        """The first loop sign the detector saw (one of ``SIGNS``), or ``None``."""
+        return next((v.sign for v in self.verdicts if v.sign), None)
+
     def as_dict(self) -> dict:
         """The managed exit as the user-facing layer receives it."""
         out = {"status": self.status, "steps_used": self.steps_used,

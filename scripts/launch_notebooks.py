@@ -92,8 +92,13 @@ class Bibliography:
         entry = self.entry(key)
         people = entry.persons.get("author", [])
         names = [_plain(" ".join(p.last_names)) for p in people]
+        # BibTeX's "and others" is a person named "others": the book writes "et al."
+        unknown = "others" in names
+        names = [n for n in names if n != "others"]
         if not names:
             who = _plain(entry.fields.get("title", key))
+        elif unknown:
+            who = f"{names[0]} et al."
         elif len(names) == 1:
             who = names[0]
         elif len(names) == 2:

@@ -106,3 +106,13 @@ def test_reference_list_labels_entries_as_the_text_cites_them(built_book):
     assert "τ-bench" in page and "Τ-bench" not in page
     assert "https://github.com/ksdisch/forge-gap" in (html / "book" / "references.html").read_text()
     assert "https://gorilla.cs.berkeley.edu/leaderboard.html" in page
+
+
+def test_citations_say_et_al_not_and_others(built_book):
+    """BibTeX's "and others" (authors we do not list) reads "et al." in the text, the
+    reference list and the launch notebooks alike."""
+    _, html = built_book
+    pages = [*(html / "chapters").glob("*.html"), html / "book" / "references.html"]
+    assert not [p.name for p in pages if "and others" in p.read_text()]
+    assert not [p.name for p in (ROOT / "notebooks").glob("*.ipynb")
+                if "and others" in p.read_text()]

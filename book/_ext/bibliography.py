@@ -1,5 +1,8 @@
 """The reference list labelled the way the text cites: "Huang et al., 2024", not "[HCM+24]".
 
+Where a BibTeX author list ends in "and others" (the remaining authors unknown to us),
+both the citations and the list write "et al.", not "and others".
+
 The chapters cite in author-year form (``bibtex_reference_style = author_year``), but
 pybtex's formatting styles label the list alphabetically ("[HCM+24]"), so a reader could
 not match a citation to its entry by eye. This registers a pybtex style, ``book``: the
@@ -9,9 +12,15 @@ default for every bibliography.
 
 from __future__ import annotations
 
+import pybtex.style.formatting.unsrt as unsrt
+import sphinxcontrib.bibtex.style.referencing as referencing
+import sphinxcontrib.bibtex.style.template as citing
+from pybtex.database import Entry
 from pybtex.plugin import register_plugin
+from pybtex.richtext import Tag, Text
 from pybtex.style.formatting.plain import Style as Plain
 from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.template import node
 
 
 def _surname(person) -> str:
@@ -47,11 +56,36 @@ class AuthorYearLabels(BaseLabelStyle):
         return f"{' and '.join(names)}, {year}"
 
 
+def _et_al(original, suffix):
+    """The ``names`` template node ``original``, writing a trailing "others" as
+    ``suffix`` instead of as one more name ("Patil and others")."""
+
+    def names(children, context, role, **kwargs):
+        entry = context["entry"]
+        people = list(entry.persons.get(role, []))
+        known = [p for p in people if str(p) != "others"]
+        if len(known) == len(people) or not known:
+            return original.f(children, context, role, **kwargs)
+        trimmed = Entry(entry.type, fields=entry.fields,
+                        persons={**entry.persons, role: known})
+        text = original.f(children, {**context, "entry": trimmed}, role, **kwargs)
+        return Text(text, suffix)
+
+    return node(names)
+
+
 class BookStyle(Plain):
     default_label_style = "book_author_year"
 
 
 def setup(app):
+    if not getattr(unsrt.names, "_et_al", False):
+        unsrt.names = _et_al(unsrt.names, " et al.")
+        # in the text, as sphinxcontrib-bibtex writes "et al." for three or more authors
+        in_text = Text(" ", Tag("em", "et al."))
+        referencing.names = _et_al(referencing.names, in_text)
+        citing.names = _et_al(citing.names, in_text)
+        unsrt.names._et_al = True
     register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "book", BookStyle)
     app.config.bibtex_default_style = "book"

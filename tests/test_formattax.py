@@ -225,3 +225,54 @@ def test_speak_freely_rows_are_the_reference_rows():
     merged = ours.merge(theirs, on=key, suffixes=("", "_ref"))
     assert len(merged) == len(theirs) == len(ours)
     assert np.allclose(merged["value"], pd.to_numeric(merged["value_ref"]))
+
+
+# --- the chapter's tables (reliability.figures.formattax) ----------------------------------
+
+def test_regime_frame_holds_every_regime_and_measure_with_its_interval():
+    from reliability.figures.formattax import MEASURES, regime_frame, regime_table
+
+    gen = Generator()
+    frame = regime_frame(regime_table(gen, runs=3000, seed=4))
+    assert len(frame) == len(REGIMES) * len(MEASURES)
+    assert np.all((frame["95% low"] <= frame["simulated"])
+                  & (frame["simulated"] <= frame["95% high"]))
+    two_turn = frame[(frame["regime"] == "solve free, reformat after")
+                     & (frame["measure"] == "content right")]
+    assert two_turn["closed form"].iloc[0] == pytest.approx(
+        gen.free_accuracy * gen.reformat_fidelity)
+
+
+def test_cure_table_constrained_falls_with_the_tax_and_two_turn_does_not_move():
+    from reliability.figures.formattax import cure_table, tax_frames
+
+    taxes = [0.0, 0.1, 0.2]
+    table = cure_table(tax_frames(Generator(), taxes, runs=2000, seed=1), taxes)
+    two_turn = table["solve free, reformat after"]
+    assert two_turn.nunique() == 1   # same seed, and the second turn never sees the tax
+    constrained = [float(text.split("%")[0]) for text in table["constrained decoding"]]
+    assert constrained[0] > constrained[1] > constrained[2]
+
+
+def test_order_frame_and_verdict_table_read_as_text():
+    from reliability.figures.formattax import order_frame, order_table, verdict_table
+    from reliability.structured import EXAMPLES, check, equals
+
+    frame = order_frame(order_table([2, 5], step_error=0.02, budget=1, runs=500, seed=0))
+    assert list(frame["digits"]) == [2, 5]
+    assert frame["answer first: closed form"].iloc[1] == "10.0%"
+    checked = {k: check(text, equals(158)) for k, text in EXAMPLES.items()}
+    verdicts = verdict_table(EXAMPLES, checked).set_index("example")
+    assert verdicts.loc["valid form, wrong content", "content ok"] == "no"
+    assert verdicts.loc["broken JSON", "content ok"] == "not checked"
+    assert verdicts.loc["right", "what the validator says"] == "accepted"
+
+
+def test_spread_table_shows_each_tally_against_its_own_cells():
+    from reliability.datasets import load
+    from reliability.figures.formattax import spread_table
+
+    values = load("format_tax").set_index("id")["value"]
+    table = spread_table(values).set_index("tally")
+    assert table.loc["MATH-500, all models and formats", "toward the tax"] == "40"
+    assert table.loc["qwen3-8b, all tasks and formats", "mean change (pp)"] == "-9.9"

@@ -111,3 +111,21 @@ def test_no_base_error_means_no_errors_even_at_full_gain(clean_context, window):
     model = SelfConditioning(base_error=0.0, gain=1.0, clean_context=clean_context, window=window)
     assert model.fixed_point() == 0.0
     assert not model.expected_error(50).any()
+
+
+def test_restart_table_and_difference_carry_wilson_and_newcombe_intervals():
+    from reliability.figures.selfcorrection import restart_difference, restart_table
+
+    model = SelfConditioning(0.02, 0.9, 10, None)
+    saved = model.simulate(100, runs=3000, seed=1)
+    resumed = model.simulate(5, runs=3000, seed=2, history=saved.errors)
+    rebuilt = model.simulate(5, runs=3000, seed=3, history=saved.errors, clear_history=True)
+    expected = model.expected_accuracy(101)[-1]
+    table = restart_table(resumed, rebuilt, expected)
+    first = table.iloc[0]
+    assert first["95% low"] <= first["share right"] <= first["95% high"]
+    se = binomial_standard_error(expected, 3000)
+    assert abs(first["share right"] - expected) <= 4 * se
+    diff, low, high = restart_difference(resumed, rebuilt)
+    assert low <= diff <= high < 0   # the saved errors cost accuracy; the rebuilt run is clean
+    assert table.iloc[1]["share right"] == pytest.approx(1 - rebuilt.errors[:, 0].mean())

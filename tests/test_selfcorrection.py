@@ -178,3 +178,69 @@ def test_an_oscillating_chain_has_no_limit():
     with pytest.raises(ValueError, match="no limit"):
         loop_limit(Revision(1, 1), 0.7)
     assert loop_limit(Revision(1, 1), 0.5) == 0.5  # it alternates between 0.5 and 0.5
+
+
+# --- the chapter's tables and axis (reliability.figures.selfcorrection) --------------------
+
+def test_fates_table_counts_and_wilson_intervals_hold_the_shares():
+    from reliability.figures.selfcorrection import fates_table
+
+    table = fates_table(FATES, 1319)
+    assert list(table["questions"]) == [985, 116, 100, 117]
+    assert np.all((table["95% low"] < table["share"]) & (table["share"] < table["95% high"]))
+    assert table["fate after two rounds"].iloc[1] == "right, then wrong"
+
+
+def test_trajectory_fits_match_fit_rounds_and_leave_a_gap_where_no_chain_fits():
+    from reliability.figures.selfcorrection import round_table, trajectory_fits
+
+    fits = trajectory_fits(round_table(DATA)).set_index(["model", "benchmark"])
+    row = round_table(DATA).loc[("GPT-3.5-Turbo", "GSM8K")] / 100
+    direct = fit_rounds(row["before"], row["round 1"], row["round 2"])
+    assert fits.loc[("GPT-3.5-Turbo", "GSM8K"), "break rate a"] == pytest.approx(
+        direct.break_rate)
+    assert np.isnan(fits.loc[("GPT-4", "HotpotQA"), "break rate a"])
+
+
+def test_the_two_fits_each_reproduce_what_they_were_fitted_to():
+    from reliability.figures.selfcorrection import round_table, two_fits
+
+    row = round_table(DATA).loc[("GPT-3.5-Turbo", "GSM8K")] / 100
+    by_fates = fit_fates(row["before"], FATES["right_to_wrong"], FATES["wrong_to_right"])
+    by_rounds = fit_rounds(row["before"], row["round 1"], row["round 2"])
+    both = two_fits(by_fates, by_rounds, row["before"]).set_index("fit")
+    assert both.loc["from the fates", "right, then wrong"] == pytest.approx(0.088)
+    assert both.loc["from the trajectory", "round 1"] == pytest.approx(row["round 1"])
+    # the trajectory fit churns more than the fates show: the disagreement the chapter explains
+    assert both.loc["from the trajectory", "right, then wrong"] > 0.12
+
+
+def test_loop_table_matches_the_closed_forms_and_the_simulation():
+    from reliability.figures.selfcorrection import loop_table, rounds_frame
+
+    chain, loops = Revision(0.07, 0.18), {"oracle": ORACLE, "intrinsic": None}
+    frame = rounds_frame(chain, 0.76, 4, loops, questions=3000, seed=2)
+    table = loop_table(chain, 0.76, 4, loops, frame).set_index("loop")
+    assert table.loc["oracle", "closed form"] == pytest.approx(
+        loop_accuracy(chain, 0.76, 4, ORACLE))
+    assert table.loc["intrinsic", "revision calls"] == pytest.approx(4)
+    assert np.all((table["95% low"] <= table["simulated"])
+                  & (table["simulated"] <= table["95% high"]))
+
+
+def test_even_percent_axis_ticks_are_evenly_spaced_and_labelled_once_each():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from reliability.figures.selfcorrection import even_percent_axis
+
+    for low, high in [(0.79, 0.99), (0.0, 1.0), (0.975, 0.985)]:
+        fig, ax = plt.subplots()
+        ax.set_ylim(low, high)
+        even_percent_axis(ax.yaxis)
+        fig.canvas.draw()
+        ticks = [t for t in ax.get_yticks() if low <= t <= high]
+        labels = [ax.yaxis.get_major_formatter()(t, None) for t in ticks]
+        assert np.allclose(np.diff(ticks), np.diff(ticks)[0])
+        assert len(set(labels)) == len(labels), labels
+        plt.close(fig)

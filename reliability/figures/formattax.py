@@ -21,29 +21,26 @@ MEASURES = {"valid": ("format valid", PALETTE["blue"]),
 
 def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                    accuracy_constrained):
-    """The headline table as two panels, form on the left and content on the right, so the
-    two equal numbers visibly sit on different axes. Inputs are fractions."""
-    fig, (form, content) = plt.subplots(1, 2, figsize=(8.0, 4.2), sharey=True)
-    bars = form.bar(["format asked\nin the prompt", "plus grammar\non the decoder"],
-                    [compliance_prompt, compliance_constrained],
-                    color=[PALETTE["sky"], PALETTE["blue"]])
-    form.bar_label(bars, labels=[f"{v:.1%}" for v in (compliance_prompt,
-                                                        compliance_constrained)])
-    form.set(ylabel="share of replies (%)", title="Form: format compliance")
-    bars = content.bar(["free generation", "under the schema\n(grammar)"],
-                       [accuracy_free, accuracy_constrained],
-                       color=[PALETTE["yellow"], PALETTE["orange"]])
-    content.bar_label(bars, labels=[f"{v:.1%}" for v in (accuracy_free, accuracy_constrained)])
-    content.set(title="Content: accuracy")
-    for ax in (form, content):
-        percent_axis(ax.yaxis)
-        ax.set_ylim(0, 1.08)
+    """The headline table as two stacked panels, form above and content below, so the two
+    equal numbers visibly sit on different axes. Inputs are fractions."""
+    fig, (form, content) = plt.subplots(2, 1, figsize=(7.0, 5.4), sharex=True)
+    panels = ((form, "Form: share of replies in a valid format",
+               ["format asked in the prompt", "plus grammar on the decoder"],
+               [compliance_prompt, compliance_constrained], [PALETTE["sky"], PALETTE["blue"]]),
+              (content, "Content: share of right answers",
+               ["free generation", "under the schema"],
+               [accuracy_free, accuracy_constrained], [PALETTE["yellow"], PALETTE["orange"]]))
+    for ax, title, names, values, colours in panels:
+        bars = ax.barh(names, values, color=colours)
+        ax.bar_label(bars, labels=[f"{v:.1%}" for v in values], padding=3)
+        ax.set_title(title, loc="left")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1.15)
     form.patches[0].set_hatch("//")
     content.patches[1].set_hatch("//")
-    fig.text(0.5, 0.005, "hatched: the two equal numbers, one a share of valid forms, "
-             "the other a share of right answers", ha="center", fontsize=9)
-    fig.suptitle("The grammar lifts the form; the content stays below free generation")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    content.set_xlabel("share of replies (hatched: the two equal numbers)")
+    percent_axis(content.xaxis)
+    fig.tight_layout()
     return fig
 
 
@@ -60,7 +57,7 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     significant effect appears."""
     codes = np.concatenate([np.full(partition[k], i) for i, k in enumerate(_CELL_GROUPS)])
     rows = int(np.ceil(len(codes) / columns))
-    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     for index, code in enumerate(codes):
         row, col = divmod(index, columns)
         ax.add_patch(plt.Rectangle((col, rows - 1 - row), 0.9, 0.9,
@@ -76,41 +73,32 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     significant = with_prompt + partition["decoder_only"]
     ax.legend(handles=[Patch(color=c, label=f"{label}: {partition[k]}")
                        for k, (label, c) in _CELL_GROUPS.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9)
+              loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
     ax.set_title(f"The tax is paid at the prompt: {with_prompt} of {significant} "
-                 "significant cells show it with no grammar at all")
+                 "significant cells\nshow it with no grammar at all")
     fig.tight_layout()
     return fig
 
 
-def plot_spread(*, math500: dict[str, int], models: dict[str, float]):
-    """Left: MATH-500's cells split by significance and direction. Right: the mean
-    accuracy change per model over its significant cells (points)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.5, 3.8),
-                                      gridspec_kw={"width_ratios": [1.1, 1]})
-    toward = math500["toward_tax"]
-    against = math500["significant"] - toward
-    quiet = math500["cells"] - math500["significant"]
-    start = 0
-    for count, label, colour in ((toward, "significant, toward the tax", PALETTE["vermillion"]),
-                                 (against, "significant, the other way", PALETTE["green"]),
-                                 (quiet, "not significant", "#DDDDDD")):
-        left.barh(["MATH-500"], [count], left=start, color=colour, label=f"{label}: {count}")
-        start += count
-    left.set(xlabel="cells analysed on MATH-500", xlim=(0, math500["cells"]),
-             title=f"MATH-500: {toward} of {math500['cells']} cells pay the tax")
-    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=9)
-    names = list(models)
-    values = [models[n] for n in names]
-    bars = right.barh(names, values, color=PALETTE["vermillion"])
-    right.bar_label(bars, labels=[f"{v:+.1f}" for v in values], padding=3)
-    right.axvline(0, color=PALETTE["black"], lw=0.8)
-    right.set(xlabel="mean accuracy change, significant cells (points)",
-              xlim=(min(values) * 1.35, 0.5),
-              title="Per model: more than twofold apart")
-    right.invert_yaxis()
-    fig.tight_layout()
-    return fig
+def spread_table(values) -> "pd.DataFrame":
+    """The study's tallies of how uneven the tax is, one row per tally, as printed text
+    (each tally was counted over a different set of cells, so no column is blank-filled
+    with zeros). ``values`` maps the ``format_tax`` ids to their values."""
+    import pandas as pd
+
+    def whole(key):
+        return f"{int(values[key])}"
+
+    return pd.DataFrame([
+        {"tally": "MATH-500, all models and formats", "cells": whole("math500_cells"),
+         "significant": whole("math500_significant"),
+         "toward the tax": whole("math500_toward_tax"), "mean change (pp)": ""},
+        {"tally": "qwen3-8b, all tasks and formats", "cells": whole("qwen3_cells"),
+         "significant": whole("qwen3_significant"), "toward the tax": "",
+         "mean change (pp)": f"{values['qwen3_drop']:+.1f}"},
+        {"tally": "nemotron3-nano, all tasks and formats", "cells": "", "significant": "",
+         "toward the tax": "", "mean change (pp)": f"{values['nemotron_drop']:+.1f}"},
+    ])
 
 
 _SPEAK_SERIES = (("paper", "FRI", "NL", "sky"), ("paper", "JSON-Mode", "NL", "vermillion"),
@@ -136,16 +124,16 @@ def speak_freely_deltas(frame):
 def plot_speak_freely(frame):
     """Grouped bars of :func:`speak_freely_deltas`, one group per task."""
     deltas = speak_freely_deltas(frame)
-    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    fig, ax = plt.subplots(figsize=(7.0, 6.0))
     width = 0.2
     for j, ((label, row), (*_, colour)) in enumerate(zip(deltas.iterrows(), _SPEAK_SERIES)):
         ax.bar(np.arange(len(row)) + (j - 1.5) * width, row.values, width,
                color=PALETTE[colour], label=label)
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
     ax.set_xticks(np.arange(len(deltas.columns)), list(deltas.columns))
-    ax.set(ylabel="accuracy change vs free text (points)", xlabel="task",
-           title="The sign of the tax depends on the format, the task and who ran it")
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    ax.set(ylabel="accuracy change vs free text (pp)", xlabel="task",
+           title="The sign of the tax depends on the format,\nthe task and who ran it")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
     fig.tight_layout()
     return fig
 
@@ -171,20 +159,26 @@ def draw_regimes(fig, table, *, title: str):
         closed, rate, low, high = (np.array([table[r][measure][i] for r in REGIMES])
                                    for i in range(4))
         position = x + (j - 1) * width
-        ax.bar(position, rate, width, color=colour, label=f"{label} (simulated, 95% interval)",
+        ax.bar(position, rate, width, color=colour, label=label,
                yerr=[rate - low, high - rate], capsize=2)
         ax.plot(position, closed, "_", ms=14, mew=2, color=PALETTE["black"],
                 label="closed form" if j == 0 else None)
     ax.set_xticks(x, [REGIME_LABELS[r] for r in REGIMES])
-    ax.set(ylabel="share of replies (%)", ylim=(0, 1.05), title=title)
+    ax.set(ylabel="share of replies", ylim=(0, 1.05), title=title)
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
+              title="bars: simulated, 95% interval; ticks: closed form")
     fig.tight_layout()
     return ax
 
 
+#: Size of the regime figure: room under the axes for the legend.
+REGIME_FIGSIZE = (7.0, 5.6)
+
+
 def plot_regimes(table, *, title: str):
-    fig = plt.figure(figsize=(7.5, 4.6))
+    """:func:`draw_regimes` on a new figure."""
+    fig = plt.figure(figsize=REGIME_FIGSIZE)
     draw_regimes(fig, table, title=title)
     return fig
 
@@ -216,10 +210,10 @@ def plot_order(table, *, title: str):
         ax.errorbar(t["digits"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colours[order],
                     label=f"{labels[order]}: simulated, 95% interval")
-    ax.set(xlabel="digits to add (problem size)", ylabel="answer field right (%)",
+    ax.set(xlabel="digits to add (problem size)", ylabel="answer field right",
            ylim=(0, 1.05), title=title)
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=9)
+    ax.legend(loc="center right")
     fig.tight_layout()
     return fig
 
@@ -228,3 +222,60 @@ def tax_frames(generator: Generator, taxes, *, runs: int, seed: int):
     """One regime table per prompt tax, for the scrubber."""
     return {float(t): regime_table(replace(generator, prompt_tax=float(t)), runs=runs,
                                    seed=seed) for t in taxes}
+
+
+def regime_frame(table: dict) -> "pd.DataFrame":
+    """:func:`regime_table` as one row per regime and measure: closed form, simulated
+    rate and its 95 % Wilson interval."""
+    import pandas as pd
+
+    rows = [{"regime": REGIME_LABELS[name].replace("\n", " "), "measure": MEASURES[m][0],
+             "closed form": closed, "simulated": rate, "95% low": low, "95% high": high}
+            for name, measures in table.items()
+            for m, (closed, rate, low, high) in measures.items()]
+    return pd.DataFrame(rows)
+
+
+def cure_table(frames: dict, taxes) -> "pd.DataFrame":
+    """Simulated accuracy (95 % Wilson interval) of constrained decoding and of the
+    two-turn cure at each prompt tax in ``taxes`` (keys of :func:`tax_frames`)."""
+    import pandas as pd
+
+    rows = []
+    for tax in taxes:
+        row = {"prompt tax": float(tax)}
+        for name in ("constrained", "two_turn"):
+            _, rate, low, high = frames[float(tax)][name]["right"]
+            label = REGIME_LABELS[name].replace("\n", " ")
+            row[label] = f"{rate:.1%} [{low:.1%}, {high:.1%}]"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def order_frame(table: dict) -> "pd.DataFrame":
+    """:func:`order_table` as one row per problem size: each order's simulated answer
+    accuracy with its 95 % Wilson interval, beside the closed form."""
+    import pandas as pd
+
+    out = pd.DataFrame({"digits": table[ORDERS[0]]["digits"].astype(int)})
+    for order in ORDERS:
+        t = table[order]
+        name = order.replace("_", " ")
+        out[f"{name}: closed form"] = [f"{c:.1%}" for c in t["closed"]]
+        out[f"{name}: simulated [95%]"] = [f"{r:.1%} [{lo:.1%}, {hi:.1%}]"
+                                           for r, lo, hi in zip(t["rate"], t["low"], t["high"])]
+    return out
+
+
+def verdict_table(examples: dict, checked: dict) -> "pd.DataFrame":
+    """One row per example reply: the reply, whether its form and its content passed (the
+    content is not checked when the form fails), and what the validator says."""
+    import pandas as pd
+
+    return pd.DataFrame({
+        "example": list(examples), "reply": list(examples.values()),
+        "form ok": ["yes" if checked[k].form_ok else "no" for k in examples],
+        "content ok": [{True: "yes", False: "no", None: "not checked"}[checked[k].content_ok]
+                       for k in examples],
+        "what the validator says": ["; ".join(checked[k].problems) or "accepted"
+                                    for k in examples]})

@@ -5,10 +5,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from ..notebook import PALETTE, percent_axis
+from ..notebook import PALETTE
 from ..selfconditioning import SelfConditioning
-from ..selfcorrection import ORACLE, Arbiter, Revision, loop_accuracy, simulate_loop
+from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
+                              loop_accuracy, simulate_loop)
+from ..stats import newcombe_interval, wilson_interval
 
 _COLUMNS = {"Standard Prompting": "before", "Self-Correct (round 1)": "round 1",
             "Self-Correct (round 2)": "round 2", "Self-Correct (Oracle)": "with oracle"}
@@ -29,6 +32,115 @@ def round_table(huang: pd.DataFrame) -> pd.DataFrame:
     wide.index.names = ["model", "benchmark"]
     wide.columns.name = None
     return wide
+
+
+def even_percent_axis(axis) -> None:
+    """Ticks at even steps (1, 2 or 5 times a power of ten) labelled as percentages, so a
+    share axis never reads 98, 95, 92, 90 from rounding ticks 2.5 points apart."""
+    axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+
+    def label(value, _):
+        points = value * 100
+        return f"{points:.0f}%" if abs(points - round(points)) < 1e-6 else f"{points:.1f}%"
+
+    axis.set_major_formatter(FuncFormatter(label))
+
+
+_FATE_LABELS = {"unchanged": "answer unchanged", "right_to_wrong": "right, then wrong",
+                "wrong_to_right": "wrong, then right",
+                "wrong_to_wrong": "wrong, then another wrong answer"}
+
+
+def fates_table(fates: pd.Series, questions: int) -> pd.DataFrame:
+    """The published fates (shares of all ``questions``) with 95 % Wilson intervals, from
+    the counts the rounded shares imply."""
+    counts = np.round(fates.to_numpy() * questions).astype(int)
+    low, high = wilson_interval(counts, questions)
+    return pd.DataFrame({"fate after two rounds": [_FATE_LABELS.get(k, k) for k in fates.index],
+                         "share": fates.to_numpy(), "questions": counts,
+                         "95% low": low, "95% high": high})
+
+
+def trajectory_fits(table: pd.DataFrame) -> pd.DataFrame:
+    """Per-round rates fitted to each row's published trajectory (before, round 1,
+    round 2); empty where no two-state chain passes through the three points."""
+    rows = []
+    for (model, benchmark), r in table.iterrows():
+        try:
+            fit = fit_rounds(r["before"] / 100, r["round 1"] / 100, r["round 2"] / 100)
+            rates = (fit.break_rate, fit.fix_rate, fit.fixed_point)
+        except ValueError:
+            rates = (np.nan, np.nan, np.nan)
+        rows.append((model, benchmark, *[np.nan if x is None else x for x in rates]))
+    return pd.DataFrame(rows, columns=["model", "benchmark", "break rate a", "fix rate b",
+                                       "fixed point"])
+
+
+def two_fits(fates_fit: Revision, rounds_fit: Revision, initial: float) -> pd.DataFrame:
+    """What each fit of the same row predicts: its rates, round 1, and the two-round
+    flips (shares of all questions)."""
+    rows = {}
+    for label, fit in (("from the fates", fates_fit), ("from the trajectory", rounds_fit)):
+        flips = fit.fates(initial, 2)
+        rows[label] = {"break rate a": fit.break_rate, "fix rate b": fit.fix_rate,
+                       "round 1": fit.accuracy(initial, 1),
+                       "right, then wrong": flips["right_to_wrong"],
+                       "wrong, then right": flips["wrong_to_right"]}
+    return pd.DataFrame(rows).T.rename_axis("fit").reset_index()
+
+
+def loop_table(revision: Revision, initial: float, rounds: int, arbiters: dict,
+               frame: dict | None = None, *, label: str = "loop") -> pd.DataFrame:
+    """Closed-form accuracy after ``rounds`` rounds and the revision calls spent, per loop;
+    with ``frame`` (from :func:`rounds_frame`) also the simulated accuracy after the last
+    round and its 95 % Wilson interval."""
+    rows = []
+    for name, arbiter in arbiters.items():
+        row = {label: name,
+               "closed form": loop_accuracy(revision, initial, rounds, arbiter)}
+        if frame is not None:
+            t = frame[name]
+            row.update({"simulated": t["rate"][-1], "95% low": t["low"][-1],
+                        "95% high": t["high"][-1]})
+        row["revision calls"] = expected_revisions(revision, initial, rounds, arbiter)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def blank_nan(form: str, blank: str = ""):
+    """A table cell formatter: ``form`` for numbers, ``blank`` where there is none."""
+    return lambda value: blank if pd.isna(value) else form.format(value)
+
+
+def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:
+    """First step after a restart, simulated (95 % Wilson intervals), beside the run that
+    never crashed (closed form, no interval)."""
+    right = np.array([sim.runs - sim.errors[:, 0].sum() for sim in (resumed, rebuilt)])
+    runs = np.array([resumed.runs, rebuilt.runs])
+    low, high = wilson_interval(right, runs)
+    return pd.DataFrame({
+        "first step after the restart": ["resumed from the checkpoint",
+                                         "context rebuilt without the history",
+                                         "never crashed (closed form)"],
+        "share right": [*(right / runs), never_crashed],
+        "95% low": [*low, np.nan], "95% high": [*high, np.nan]})
+
+
+def restart_difference(resumed, rebuilt) -> tuple[float, float, float]:
+    """Accuracy of the first step after the restart, resumed minus rebuilt, with its
+    95 % Newcombe interval (the two simulations must use different seeds)."""
+    right = [int(sim.runs - sim.errors[:, 0].sum()) for sim in (resumed, rebuilt)]
+    low, high = newcombe_interval(right[0], resumed.runs, right[1], rebuilt.runs)
+    return right[0] / resumed.runs - right[1] / rebuilt.runs, float(low), float(high)
+
+
+def refine_table(refine: pd.DataFrame) -> pd.DataFrame:
+    """The CommonGen-Hard rows, with who reported each and the change within a paper."""
+    out = refine.assign(**{"reported by": refine["paper"].str.split(" 20").str[0]})
+    same_paper = out["paper"].eq(out["paper"].shift())
+    out["change"] = out["value"].diff().where(same_paper)
+    return (out[["reported by", "condition", "value", "change"]]
+            .rename(columns={"value": "score"}).set_index("condition"))
 
 
 def _sign_colour(value) -> str:
@@ -68,16 +180,21 @@ def rounds_frame(revision: Revision, initial: float, rounds: int, arbiters: dict
 _LOOP_COLOURS = [PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
 
 
-def plot_rounds(frame: dict, *, title: str, ax=None):
+def _legend_below(ax, **kwargs):
+    """A legend under the axes, so it never covers a line, a dot or a tick label."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **kwargs)
+
+
+def plot_rounds(frame: dict, *, title: str):
     """Lines: closed forms. Dots with bars: simulated accuracy and its 95 % interval."""
-    fig, ax = (plt.subplots() if ax is None else (ax.figure, ax))
+    fig, ax = plt.subplots(figsize=(7.0, 5.2))
     for colour, (label, t) in zip(_LOOP_COLOURS, frame.items()):
-        ax.plot(t["round"], t["closed"], color=colour, label=f"{label}: closed form")
+        ax.plot(t["round"], t["closed"], color=colour, label=label)
         ax.errorbar(t["round"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.set(xlabel="rounds of revision", ylabel="share of answers right", title=title)
-    percent_axis(ax.yaxis)
-    ax.legend(fontsize=9, title="dots: simulated, 95% interval", title_fontsize=8)
+    even_percent_axis(ax.yaxis)
+    _legend_below(ax, title="lines: closed form; dots: simulated, 95% interval")
     fig.tight_layout()
     return fig
 
@@ -95,11 +212,11 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
         ax.plot(ks, loop_accuracy(revision, initial, ks, arbiter), "-o", ms=3,
                 color=colour, label=label)
     final = loop_accuracy(revision, initial, rounds, Arbiter(recall, false_reject))
-    ax.set(xlabel="rounds of revision", ylabel="share of answers right (closed form)",
+    ax.set(xlabel="rounds of revision", ylabel="share of answers right",
            ylim=(min(0.6, initial - 0.1), 1.0),
-           title=f"Recall {recall:.0%}: {final:.1%} right after {rounds} rounds")
-    percent_axis(ax.yaxis)
-    ax.legend(fontsize=9, loc="lower right")
+           title=f"Model: recall {recall:.0%} ends at {final:.1%} after {rounds} rounds")
+    even_percent_axis(ax.yaxis)
+    _legend_below(ax)
     fig.tight_layout()
 
 
@@ -119,10 +236,10 @@ def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs:
 def plot_conditioning(frame: dict, *, title: str, every: int = 10):
     """Per-step accuracy along the trajectory: closed-form lines, simulated dots with
     95 % intervals (every ``every``-th step, to keep them legible), dashed long-run level."""
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(7.0, 5.2))
     for colour, (label, t) in zip([PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"]],
                                   frame.items()):
-        ax.plot(t["step"], t["closed"], color=colour, label=f"{label}: expected")
+        ax.plot(t["step"], t["closed"], color=colour, label=label)
         pick = slice(every - 1, None, every)
         ax.errorbar(t["step"][pick], t["rate"][pick],
                     yerr=[t["rate"][pick] - t["low"][pick], t["high"][pick] - t["rate"][pick]],
@@ -130,8 +247,8 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
         ax.axhline(t["floor"], color=colour, ls="--", lw=1)
     ax.set(xlabel="step of the trajectory", ylabel="share of runs whose step is right",
            title=title)
-    percent_axis(ax.yaxis)
-    ax.legend(fontsize=9, title="dots: simulated, 95% interval; dashed: long-run level",
-              title_fontsize=8)
+    even_percent_axis(ax.yaxis)
+    _legend_below(ax, ncol=2, title="lines: expected; dots: simulated, 95% interval;\n"
+                  "dashed: long-run level")
     fig.tight_layout()
     return fig

@@ -1,6 +1,7 @@
 """What a reader sees of each chapter's code and figures: lines that fit the page, cells
 short enough to read, and figures sharp on a high-density screen or a phone."""
 
+import ast
 import base64
 import json
 import struct
@@ -54,3 +55,39 @@ def test_figures_are_stored_at_twice_their_display_size(path):
         width, _ = _png_size(data)
         assert shown.get("width"), "a figure without its display width (not retina)"
         assert width >= 2 * shown["width"] - 2, (width, shown["width"])
+
+
+def _holds_until_released(call, held_dicts) -> bool:
+    for keyword in call.keywords:
+        if keyword.arg == "continuous_update":
+            return isinstance(keyword.value, ast.Constant) and keyword.value.value is False
+        if keyword.arg is None and isinstance(keyword.value, ast.Name):
+            if keyword.value.id in held_dicts:
+                return True
+    return False
+
+
+def _held_dicts(tree) -> set[str]:
+    """Names assigned a dict holding ``continuous_update=False`` (``slider = dict(...)``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name) and "continuous_update" in ast.unparse(node.value):
+            if isinstance(node.value, ast.Call) and _holds_until_released(node.value, set()):
+                names.add(node.targets[0].id)
+    return names
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_explorer_sliders_update_when_let_go(path):
+    """A slider that updates while dragged queues one redraw per pixel moved; each one is
+    built with ``continuous_update=False`` (benchmarks/explorers.py times one update)."""
+    cells = ["".join(c["source"]) for c in _code_cells(path)]
+    explorers = [ast.parse(c) for c in cells if "interact(" in c]
+    assert explorers, "no interact explorer"
+    for tree in explorers:
+        held = _held_dicts(tree)
+        sliders = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                   and ast.unparse(n.func).endswith("Slider")]
+        loose = [ast.unparse(n)[:60] for n in sliders if not _holds_until_released(n, held)]
+        assert not loose, f"sliders that redraw while dragged: {loose}"

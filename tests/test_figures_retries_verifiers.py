@@ -169,3 +169,66 @@ def test_tradeoff_map_when_every_verifier_costs_the_same():
     label = next(t for t in fig.axes[0].texts if t.get_text() == "d = 1, f = 1")
     assert label.get_horizontalalignment() == "right"
     plt.close(fig)
+
+
+def test_cost_frame_shows_the_interval_and_the_gap_in_standard_errors():
+    cost = retries.attempt_cost(BASE, runs=2000, seed=3)
+    frame = retries.cost_frame([cost])
+    assert frame["closed form"].tolist() == [f"{cost['closed']:.4f}"]
+    assert frame["95% interval"][0] == f"{cost['low']:.4f} to {cost['high']:.4f}"
+    assert frame["gap (SE)"][0] == f"{cost['gap_in_se']:+.1f}"
+    assert frame["runs"][0] == "2,000"
+
+
+def test_sweep_frame_has_one_row_per_attempts_value_with_both_intervals():
+    attempts = [1, 2, 3]
+    table = retries.sweep([replace(BASE, attempts=a) for a in attempts], runs=300, seed=0)
+    frame = retries.sweep_frame(attempts, table)
+    assert frame[("", "attempts A")].tolist() == ["1", "2", "3"]
+    assert frame[("success", "95% interval")][2] == \
+        f"{table['low'][2]:.1%} to {table['high'][2]:.1%}"
+    assert frame[("attempts per run", "95% interval")][0] == \
+        f"{table['attempts_low'][0]:.2f} to {table['attempts_high'][0]:.2f}"
+
+
+def test_explorer_lines_are_the_closed_forms_and_the_ceiling():
+    fig = retries.plot_explorer(0.05, 0.03, 3, 30)
+    ceiling_line, one, three = fig.axes[0].lines
+    n = np.arange(1, 31)
+    assert np.allclose(ceiling_line.get_ydata(), (0.92 / 0.95) ** n)
+    assert np.allclose(one.get_ydata(), 0.92 ** n)
+    assert np.allclose(three.get_ydata(), replace(BASE, steps=1).step_success ** n)
+    assert "Model, 3 attempts per step" in fig.axes[0].get_title()
+    plt.close(fig)
+
+
+def test_the_scrubber_frame_says_one_attempt_in_the_singular():
+    lengths = [1, 10]
+    one = replace(BASE, attempts=1)
+    tables = {1: {"rate": np.array([0.9, 0.4]), "low": np.array([0.85, 0.35]),
+                  "high": np.array([0.95, 0.45])}}
+    fig = plt.figure()
+    retries.draw_attempts_frame(fig, 1, base=one, lengths=lengths, table=tables)
+    assert fig.axes[0].get_title().startswith("1 attempt per step")
+    plt.close(fig)
+
+
+def test_attempts_figure_is_stacked_to_fit_a_phone_column():
+    attempts = [1, 2]
+    table = retries.sweep([replace(BASE, attempts=a) for a in attempts], runs=100, seed=0)
+    fig = retries.plot_attempts(attempts, table, ceiling_value=0.7, title="t")
+    assert fig.get_figwidth() <= 7.5 and len(fig.axes) == 2
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: retries.cost_frame([]),
+    lambda: retries.sweep_frame([1, 2], {"closed": np.array([0.5])}),
+    lambda: retries.sweep_frame([0], {"closed": np.array([0.5])}),
+    lambda: retries.plot_explorer(0.05, 1.5, 3, 30),
+    lambda: retries.plot_explorer(0.05, 0.03, 0, 30),
+    lambda: retries.plot_explorer(0.05, 0.03, 3, 0),
+])
+def test_bad_table_and_explorer_inputs_are_refused(call):
+    with pytest.raises(ValueError):
+        call()

@@ -79,6 +79,20 @@ def test_page_numbers_reproduced():
     assert Workflow(attempts=3).S_A == pytest.approx(1.0525)
 
 
+def test_the_interactive_pages_cost_is_within_one_standard_error_of_the_closed_form():
+    # The page prints 10.53 attempts per ten-step run (data/reliability_page.csv); the
+    # closed form is 10.519, and one standard error of a 2,000-run mean is about 0.017,
+    # so the page's number is a simulated mean or n S_A rounded, not a disagreement.
+    from reliability.datasets import load
+
+    page = float(load("reliability_page").set_index("metric")
+                 .loc["attempts per run (mean)", "value"])
+    wf = Workflow(attempts=3)
+    sim = wf.simulate(runs=2000, seed=0)
+    assert abs(page - wf.expected_attempts()) < _attempts_standard_error(sim)
+    assert round(wf.S_A * wf.steps, 3) == 10.525
+
+
 def test_horizon_ladder():
     assert [round(horizon(p)) for p in (0.99, 0.999, 0.9999)] == [69, 693, 6931]
     assert horizon(0.95) == pytest.approx(13.51, abs=0.01)

@@ -7,11 +7,16 @@ from dataclasses import replace
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.animation import FuncAnimation
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
+from .. import _validate
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
+
+__all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_horizon", "run_grid",
+           "animate_runs", "plot_explorer", "ALL_STATES"]
 
 
 def decay_table(workflows: dict[str, Workflow], lengths, *, runs: int, seed: int):
@@ -30,6 +35,33 @@ def decay_table(workflows: dict[str, Workflow], lengths, *, runs: int, seed: int
     return table
 
 
+def decay_frame(table):
+    """:func:`decay_table`'s result as text for :func:`reliability.notebook.table`: one row
+    per chain length; per workflow its closed form, simulated share and 95 % Wilson
+    interval, as percentages to one decimal. With several workflows each one's label
+    heads its three columns."""
+    if not isinstance(table, dict) or not table:
+        raise ValueError("table must be decay_table's non-empty result")
+    import pandas as pd
+
+    first = next(iter(table.values()))
+    columns = {("", "steps"): [f"{int(n)}" for n in first["length"]]}
+    for label, t in table.items():
+        columns[(label, "closed form")] = [f"{x:.1%}" for x in t["closed"]]
+        columns[(label, "simulated")] = [f"{x:.1%}" for x in t["rate"]]
+        columns[(label, "95% interval")] = [interval_text(lo, hi, "{:.1%}")
+                                            for lo, hi in zip(t["low"], t["high"])]
+    frame = pd.DataFrame(columns)
+    if len(table) == 1:
+        frame.columns = frame.columns.droplevel(0)
+    return frame
+
+
+def interval_text(low: float, high: float, form: str = "{:.1%}") -> str:
+    """An interval as a table shows it: ``"70.2% to 74.2%"``."""
+    return f"{form.format(low)} to {form.format(high)}"
+
+
 def plot_decay(table, *, title: str):
     """Lines: closed forms. Dots with bars: simulated rates and their 95 % intervals."""
     fig, ax = plt.subplots()
@@ -41,7 +73,7 @@ def plot_decay(table, *, title: str):
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
            ylim=(0, 1.02), title=title)
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=9)
+    ax.legend()
     fig.tight_layout()
     return fig
 
@@ -55,8 +87,11 @@ def plot_horizon(accuracies, *, target: float = 0.5):
     for p in accuracies:
         h = horizon(p, target)
         ax.plot(1 - p, h, "o", color=PALETTE["vermillion"])
+        # Labels sit off the rising line: left of it, except the leftmost, which would
+        # run off the axes and goes below-right instead.
+        left = p > accuracies.min()
         ax.annotate(f"p = {p:g}: {h:,.0f} steps", (1 - p, h), textcoords="offset points",
-                    xytext=(8, 4), fontsize=9)
+                    xytext=(-10, 4) if left else (10, -14), ha="right" if left else "left")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.invert_xaxis()
@@ -69,14 +104,22 @@ def plot_horizon(accuracies, *, target: float = 0.5):
 
 _EVENT_ORDER = ("pending", "ok", "error", "wrong", "caught", "rejected_ok", "gave_up")
 
+#: What each cell colour means when a step may be retried and checked (the verifier
+#: chapter's animation). A chapter whose runs cannot reach some states passes its own.
+ALL_STATES = {"ok": "right first time", "error": "visible error, retried",
+              "wrong": "silently wrong", "caught": "wrong, caught by verifier",
+              "rejected_ok": "right, rejected by verifier",
+              "gave_up": "gave up (run stops)"}
+
 
 def run_grid(log, steps: int) -> np.ndarray:
     """A runs × steps array of codes (index into the outcome colours) for the animation:
-    the step's final event, with a step that needed a retry shown as the retried event
-    at first and its resolution once the frame reaches it."""
+    each step's final event, except that a step which recovered after a retry is coloured
+    by what it recovered from. Steps a run never reached stay ``pending``."""
+    steps = _validate.whole("steps", steps, minimum=1)
     grid = np.zeros((len(log), steps), dtype=int)
     for i, run in enumerate(log):
-        for j, events in enumerate(run):
+        for j, events in enumerate(run[:steps]):
             final = events[-1]
             if final == "ok" and len(events) > 1:
                 final = events[-2]  # recovered: colour by what was recovered from
@@ -84,30 +127,63 @@ def run_grid(log, steps: int) -> np.ndarray:
     return grid
 
 
-def animate_runs(log, steps: int, *, title: str):
-    """48 (or however many) runs advancing one step per frame; returns the animation."""
+def animate_runs(log, steps: int, *, title: str, states=None):
+    """Runs advancing one step per frame; returns the animation.
+
+    ``states`` maps each event the legend shows to its label (default
+    :data:`ALL_STATES`); give only the states the runs can contain. ``"pending"`` (a
+    step not run) may be among them. The first frame already shows step 1.
+    """
+    states = dict(ALL_STATES if states is None else states)
+    unknown = sorted(set(states) - set(_EVENT_ORDER))
+    if not states or unknown:
+        raise ValueError(f"states must name events among {list(_EVENT_ORDER)}, "
+                         f"got {sorted(states)}")
     grid = run_grid(log, steps)
     cmap = ListedColormap([OUTCOME_COLOURS[e] for e in _EVENT_ORDER])
-    fig, ax = plt.subplots(figsize=(7.0, 5.2))
+    fig, ax = plt.subplots(figsize=(7.0, 6.0))
     shown = np.zeros_like(grid)
     image = ax.imshow(shown, cmap=cmap, vmin=0, vmax=len(_EVENT_ORDER) - 1,
                       aspect="auto", interpolation="nearest")
-    ax.set(xlabel="step", ylabel="run", title=title)
+    ax.set(ylabel="run", title=title)
     ax.set_xticks(range(steps), [str(s + 1) for s in range(steps)])
     ax.grid(False)
-    labels = {"ok": "right first time", "error": "visible error, retried",
-              "wrong": "silently wrong", "caught": "wrong, caught by verifier",
-              "rejected_ok": "right, rejected by verifier", "gave_up": "gave up (run stops)"}
-    ax.legend(handles=[Patch(color=OUTCOME_COLOURS[k], label=v) for k, v in labels.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, fontsize=8)
+    ax.legend(handles=[Patch(facecolor=OUTCOME_COLOURS[k], edgecolor=PALETTE["grey"],
+                             label=v) for k, v in states.items()],
+              loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     fig.tight_layout()
 
     def draw(frame):
         shown[:] = 0
         shown[:, :frame] = grid[:, :frame]
         image.set_data(shown)
+        ax.set_xlabel(f"step ({frame} of {steps} drawn)")
         return (image,)
 
-    animation = FuncAnimation(fig, draw, frames=steps + 1, interval=600, blit=True)
+    draw(1)
+    # Frame 1 first: the player opens on a grid that already shows the first step.
+    animation = FuncAnimation(fig, draw, frames=range(1, steps + 1), interval=600)
     plt.close(fig)
+    # Closing detaches the figure from its canvas (matplotlib >= 3.10); the frames are
+    # drawn later, by animation_html, so give it back a canvas that can render them.
+    FigureCanvasAgg(fig)
     return animation
+
+
+def plot_explorer(error: float, silent: float, longest: int):
+    """The explorer's figure: the closed form p^n for chain lengths 1 to ``longest``,
+    titled with the step accuracy and the horizon (model, the reader's own rates)."""
+    error = _validate.probability("error", error)
+    silent = _validate.probability("silent", silent)
+    longest = _validate.whole("longest", longest, minimum=1)
+    lengths = np.arange(1, longest + 1)
+    wf = Workflow(steps=1, error=error, silent=min(silent, 1 - error))
+    fig, ax = plt.subplots()
+    ax.plot(lengths, wf.success_by_length(lengths))
+    verdict = (f": half of all chains fail by step {horizon(wf.c):.0f}"
+               if 0 < wf.c < 1 else "")
+    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
+           ylim=(0, 1.02), title=f"Model, p = {wf.c:.3f}{verdict}")
+    percent_axis(ax.yaxis)
+    fig.tight_layout()
+    return fig

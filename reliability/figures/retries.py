@@ -24,11 +24,15 @@ from .. import _validate
 from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
-from .chain import plot_decay
+from .chain import interval_text, plot_decay
 
-__all__ = ["ceiling", "attempt_cost", "sweep", "plot_attempts", "plot_steps",
-           "draw_attempts_frame"]
+__all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
+           "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer"]
 
+#: The ceiling is drawn as a wide pale band behind the lines, so a closed form that
+#: reaches it stays visible inside it instead of hiding the ceiling's own line.
+_CEILING_STYLE = {"color": PALETTE["purple"], "lw": 9, "alpha": 0.35,
+                  "solid_capstyle": "butt", "zorder": 1}
 
 
 def ceiling(workflow: Workflow) -> float:
@@ -111,22 +115,64 @@ def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
     return dict(zip(names, columns))
 
 
+def cost_frame(costs) -> "pd.DataFrame":
+    """:func:`attempt_cost` results as text for :func:`reliability.notebook.table`, one row
+    each: runs, closed form, the no-early-stop cost n S_A, simulated mean with its 95 %
+    interval and standard error, and its gap from the closed form in standard errors."""
+    import pandas as pd
+
+    costs = list(costs)
+    if not costs or not all(isinstance(c, dict) and "closed" in c for c in costs):
+        raise ValueError("costs must be a non-empty list of attempt_cost results")
+    return pd.DataFrame({
+        "runs": [f"{c['runs']:,}" for c in costs],
+        "closed form": [f"{c['closed']:.4f}" for c in costs],
+        "n S_A (no early stops)": [f"{c['no_stop']:.4f}" for c in costs],
+        "simulated mean": [f"{c['simulated']:.4f}" for c in costs],
+        "95% interval": [interval_text(c["low"], c["high"], "{:.4f}") for c in costs],
+        "standard error": [f"{c['se']:.4f}" for c in costs],
+        "gap (SE)": [f"{c['gap_in_se']:+.1f}" for c in costs]})
+
+
+def sweep_frame(attempts, table) -> "pd.DataFrame":
+    """:func:`sweep`'s result as text for :func:`reliability.notebook.table`, one row per
+    number of attempts: success (closed form, simulated, 95 % Wilson interval) and
+    attempts per run (closed form, simulated mean, 95 % interval)."""
+    import pandas as pd
+
+    attempts = _validate.whole_array("attempts", attempts, minimum=1)
+    if not isinstance(table, dict) or len(table.get("closed", ())) != len(attempts):
+        raise ValueError("table must be sweep's result with one row per attempts value")
+    share, mean = "success", "attempts per run"
+    return pd.DataFrame({
+        ("", "attempts A"): [f"{a}" for a in attempts],
+        (share, "closed form"): [f"{x:.1%}" for x in table["closed"]],
+        (share, "simulated"): [f"{x:.1%}" for x in table["rate"]],
+        (share, "95% interval"): [interval_text(lo, hi) for lo, hi in
+                                  zip(table["low"], table["high"])],
+        (mean, "closed form"): [f"{x:.2f}" for x in table["closed_attempts"]],
+        (mean, "simulated"): [f"{x:.2f}" for x in table["mean_attempts"]],
+        (mean, "95% interval"): [interval_text(lo, hi, "{:.2f}") for lo, hi in
+                                 zip(table["attempts_low"], table["attempts_high"])]})
+
+
 def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
-    """Left: success against attempts per step (line: closed form; dots: simulated with
-    95 % Wilson bars; dashed: the ceiling). Right: attempts per run, same convention."""
+    """Top: success against attempts per step (line: closed form; dots: simulated with
+    95 % Wilson bars; pale band: the ceiling). Bottom: attempts per run, same convention.
+    Stacked, so the figure stays 7 inches wide and legible in a phone's column."""
     attempts = np.asarray(attempts)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 4.0))
+    fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 7.5))
+    left.axhline(ceiling_value, **_CEILING_STYLE,
+                 label=f"ceiling, unlimited attempts ({ceiling_value:.1%})")
     left.plot(attempts, table["closed"], color=PALETTE["blue"], label="closed form")
     left.errorbar(attempts, table["rate"],
                   yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
                   fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
                   label="simulated, 95% interval")
-    left.axhline(ceiling_value, ls="--", color=PALETTE["vermillion"],
-                 label=f"ceiling with unlimited attempts ({ceiling_value:.1%})")
-    left.set(xlabel="attempts per step A", ylabel="share of runs that succeed",
+    left.set(xlabel="attempts per step A", ylabel="share of runs\nthat succeed",
              ylim=(0, 1.02))
     percent_axis(left.yaxis)
-    left.legend(fontsize=8, loc="lower right")
+    left.legend(loc="lower right")
     right.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
                label="closed form")
     right.errorbar(attempts, table["mean_attempts"],
@@ -134,23 +180,24 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
                          table["attempts_high"] - table["mean_attempts"]],
                    fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
                    label="simulated mean, 95% interval")
-    right.set(xlabel="attempts per step A", ylabel="attempts per run (mean)")
-    right.legend(fontsize=8, loc="lower right")
+    right.set(xlabel="attempts per step A", ylabel="attempts per run\n(mean)")
+    right.legend(loc="lower right")
     for ax in (left, right):
         ax.set_xticks(attempts)
-    fig.suptitle(title, fontsize=12)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
 def plot_steps(table, ceilings: dict, *, title: str):
-    """Success against chain length (reusing the chain-decay figure), plus one dashed
-    closed-form line per entry of ``ceilings`` (``{label: (lengths, values)}``)."""
+    """Success against chain length (reusing the chain-decay figure), plus one pale
+    closed-form band per entry of ``ceilings`` (``{label: (lengths, values)}``), drawn
+    behind the lines so a line that reaches the ceiling shows inside it."""
     fig = plot_decay(table, title=title)
     ax = fig.axes[0]
     for label, (lengths, values) in ceilings.items():
-        ax.plot(lengths, values, ls="--", color=PALETTE["vermillion"], label=label)
-    ax.legend(fontsize=8)
+        ax.plot(lengths, values, **_CEILING_STYLE, label=label)
+    ax.legend()
     return fig
 
 
@@ -164,17 +211,50 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
     ax = fig.add_subplot()
     ax.plot(grid, replace(base, attempts=1).success_by_length(grid), color=PALETTE["grey"],
             label="one attempt (closed form)")
-    ax.plot(grid, [ceiling(replace(wf, steps=int(n))) for n in grid], ls="--",
-            color=PALETTE["vermillion"], label="ceiling: unlimited attempts")
+    ax.plot(grid, [ceiling(replace(wf, steps=int(n))) for n in grid], **_CEILING_STYLE,
+            label="ceiling: unlimited attempts")
     ax.plot(grid, wf.success_by_length(grid), color=PALETTE["blue"],
-            label=f"A = {attempts} (closed form)")
+            label=f"A = {attempts}: closed form")
     t = table[attempts]
     ax.errorbar(lengths, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                 fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
                 label=f"A = {attempts}: simulated, 95% interval")
     ten = replace(wf, steps=10).success()
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
-           title=f"A = {attempts} attempts per step: ten steps succeed {ten:.1%}")
+           title=f"{_attempts_phrase(attempts)} per step: ten steps succeed {ten:.1%} "
+                 "(model)")
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(loc="lower left")
     fig.tight_layout()
+
+
+def _attempts_phrase(attempts: int) -> str:
+    return "1 attempt" if attempts == 1 else f"{attempts} attempts"
+
+
+def plot_explorer(error: float, silent: float, attempts: int, longest: int):
+    """The explorer's figure: closed-form success against chain length (1 to
+    ``longest``) with one attempt, with ``attempts``, and the unlimited-attempts ceiling
+    (model, the reader's own rates; no simulation, so it redraws at once)."""
+    error = _validate.probability("error", error)
+    silent = _validate.probability("silent", silent)
+    attempts = _validate.whole("attempts", attempts, minimum=1)
+    longest = _validate.whole("longest", longest, minimum=1)
+    lengths = np.arange(1, longest + 1)
+    base = Workflow(steps=1, error=error, silent=min(silent, 1 - error), attempts=attempts)
+    # (a/(a+b))^n for every length at once: the ceiling of one step, raised to n.
+    tops = ceiling(base) ** lengths
+    fig, ax = plt.subplots()
+    ax.plot(lengths, tops, **_CEILING_STYLE, label="ceiling: unlimited attempts")
+    ax.plot(lengths, replace(base, attempts=1).success_by_length(lengths),
+            color=PALETTE["grey"], label="1 attempt")
+    ax.plot(lengths, base.success_by_length(lengths), color=PALETTE["blue"],
+            label=_attempts_phrase(attempts))
+    last = replace(base, steps=longest).success()
+    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
+           ylim=(0, 1.02), title=f"Model, {_attempts_phrase(attempts)} per step: "
+                                 f"{longest} steps succeed {last:.1%}")
+    percent_axis(ax.yaxis)
+    ax.legend()
+    fig.tight_layout()
+    return fig

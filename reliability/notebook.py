@@ -104,6 +104,10 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
             painted.append(text)
         return paint(text, renderer)
 
+    if not hasattr(fig.canvas, "get_renderer"):   # a closed figure: give it a canvas
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
     Text.draw = draw_and_note
     try:
         fig.canvas.draw()

@@ -49,8 +49,9 @@ class AuthorYearLabels(BaseLabelStyle):
         people = entry.persons.get("author") or entry.persons.get("editor") or []
         names = [_surname(p) for p in people]
         year = entry.fields.get("year", "n.d.")
-        if not names:
-            return f"{entry.key}, {year}"
+        if not names:   # as the text cites an entry with no author: by its title
+            title = entry.fields.get("title", entry.key).replace("{", "").replace("}", "")
+            return f"{title}, {year}"
         if len(names) >= 3 or "others" in names:
             return f"{names[0]} et al., {year}"
         return f"{' and '.join(names)}, {year}"

@@ -10,11 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reliability.lab import (ALL, FAILURE_LADDER, GUARDRAILS, NONE, Guardrails,
-                             MalformedFaults, Profile, Scenario, Task, TransientFaults,
-                             classify, compare, make_cases, measure_own, oracle,
-                             pass_k_over_cases, run_arm, run_episode, transient_success,
-                             validate, verdict, write_jsonl)
+from reliability import lab
+from reliability.lab import (ALL, NONE, Guardrails, Profile, Scenario, compare,
+                             make_cases, measure_own, run_arm, run_episode,
+                             transient_success, write_jsonl)
+from reliability.lab.arms import FAILURE_LADDER, classify, pass_k_over_cases, verdict
+from reliability.lab.faults import MalformedFaults, TransientFaults
+from reliability.lab.guardrails import GUARDRAILS, validate
+from reliability.lab.task import Task, oracle
 from reliability.lab.faults import HINTED_KEY, check_arguments
 from reliability.stats import binomial_standard_error, newcombe_interval
 
@@ -259,6 +262,7 @@ def test_compare_gap_and_sentence():
     assert ("a result" in gap.sentence()) == (gap.verdict == "result")
     null = compare(base, base)
     assert null.verdict == "null" and "a null" in null.sentence()
+    assert " pp [" in gap.sentence() and "%" not in gap.sentence()
 
 
 def test_trajectories_write_as_jsonl(tmp_path):
@@ -369,3 +373,11 @@ def test_failure_ladder_runs_at_the_chapters_turn_limit():
     assert abs(row["baseline"].rate - expected) < 4 * binomial_standard_error(expected, runs)
     short = failure_ladder(runs=20, seed=5, max_turns=1)
     assert all(row["baseline"].successes == 0 for row in short.values())
+
+
+def test_lab_namespace_is_the_chapter_api():
+    """The package namespace names only what a chapter calls; each name is importable."""
+    assert len(lab.__all__) == len(set(lab.__all__)) <= 16
+    for name in lab.__all__:
+        assert getattr(lab, name) is not None
+    assert "pass_k_over_cases" not in lab.__all__

@@ -20,17 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from math import comb
 
 import numpy as np
 
 from .. import _validate
-from ..stats import newcombe_interval, wilson_interval
+from ..stats import newcombe_interval, pass_hat_k, wilson_interval
 
-try:  # the book's shared estimator, when this version of the package has it
-    from ..stats import pass_hat_k as _stats_pass_hat_k
-except ImportError:  # older package: the ratio of binomials below is the same estimator
-    _stats_pass_hat_k = None
 from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, run_episode
 from .guardrails import GUARDRAILS, Guardrails
 from .task import Task, make_cases
@@ -231,7 +226,9 @@ class Gap:
         return verdict(self.low, self.high)
 
     def sentence(self) -> str:
-        span = f"{self.delta:+.1%} [{self.low:+.1%}, {self.high:+.1%}]"
+        # A difference of two rates is in percentage points, not percent.
+        points = [100 * x for x in (self.delta, self.low, self.high)]
+        span = "{:+.1f} pp [{:+.1f}, {:+.1f}]".format(*points)
         if self.verdict == "result":
             return f"{self.treated} vs {self.reference}: {span}, the interval excludes zero: a result"
         return f"{self.treated} vs {self.reference}: {span}, the interval contains zero: a null"
@@ -281,9 +278,7 @@ def pass_k_over_cases(successes, n: int, k: int) -> float:
     c = _validate.whole_array("successes", successes, minimum=0)
     if c.size == 0 or np.any(c > n):
         raise ValueError(f"successes must be a non-empty array of counts in [0, n={n}]")
-    if _stats_pass_hat_k is not None:
-        return float(np.mean(_stats_pass_hat_k(n, c.ravel(), k)))
-    return float(np.mean([comb(int(ci), k) for ci in c.ravel()]) / comb(n, k))
+    return float(np.mean(pass_hat_k(n, c.ravel(), k)))
 
 
 @dataclass(frozen=True)

@@ -355,7 +355,7 @@ def test_dashboard_figure_draws_runs_that_never_answer():
                        seed=1)
     assert dash.answers == 0 and dash.rejected_share == 0.0
     fig = figs.plot_dashboard(dash, title="one turn a run")
-    assert fig.axes[1].get_title() == "answers rejected by validation: 0 of 0"
+    assert fig.axes[1].get_title() == "rejected by validation:\n0 of 0"
     assert "no answers to count" in [t.get_text() for t in fig.axes[1].texts]
     plt.close(fig)
 
@@ -381,3 +381,18 @@ def test_lab_namespace_is_the_chapter_api():
     for name in lab.__all__:
         assert getattr(lab, name) is not None
     assert "pass_k_over_cases" not in lab.__all__
+
+
+def test_dashboard_curves_match_pass_k_and_bracket_it():
+    dash = measure_own(Scenario(profile="medium", fault_rate=0.2), ALL, cases=20,
+                       runs_per_case=4, seed=5)
+    from reliability.figures.lab import pass_k_band
+
+    band = pass_k_band(dash, seed=1)
+    assert list(band.k) == sorted(dash.pass_k)
+    assert np.allclose(band.pass_hat, [dash.pass_k[k] for k in band.k])
+    assert np.all(band.pass_hat_low <= band.pass_hat + 1e-12)
+    assert np.all(band.pass_hat + 1e-12 >= band.pass_hat_low)
+    assert np.all(band.pass_hat_high >= band.pass_hat - 1e-12)
+    with pytest.raises(ValueError, match="confidence"):
+        pass_k_band(dash, confidence=1.5)

@@ -396,3 +396,24 @@ def test_dashboard_curves_match_pass_k_and_bracket_it():
     assert np.all(band.pass_hat_high >= band.pass_hat - 1e-12)
     with pytest.raises(ValueError, match="confidence"):
         pass_k_band(dash, confidence=1.5)
+
+
+def test_measure_own_with_a_difficulty_mix_spreads_the_cases():
+    """A split mix of case difficulty leaves the run seeds alone, makes some cases pass
+    every run, and lifts pass^8 above (pass^1)^8, as chapter 4's mixes do."""
+    from reliability.passk import TaskMix
+
+    scenario = Scenario(profile="weak", fault_rate=0.2)
+    alike = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3)
+    same = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3,
+                       difficulty=TaskMix.constant(1.0))
+    assert np.array_equal(alike.per_case, same.per_case)
+    split = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3,
+                        difficulty=TaskMix.beta(0.5, 1.0))
+    assert np.sum(split.per_case == 8) > 0
+    assert split.pass_k[8] > split.pass_k[1] ** 8
+    easy = measure_own(scenario, ALL, cases=5, runs_per_case=4, seed=3,
+                       difficulty=TaskMix.constant(0.0))
+    assert easy.pass_k[4] == 1.0
+    with pytest.raises(ValueError, match="difficulty"):
+        measure_own(scenario, ALL, cases=2, runs_per_case=2, difficulty=0.5)

@@ -193,7 +193,7 @@ def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
 def plot_dashboard(dash, *, title: str, seed=0):
     """The four rows of "measure your own" as four panels; pass^k with a 95% bootstrap
     band over cases."""
-    fig, axes = plt.subplots(2, 2, figsize=(7.0, 6.6))
+    fig, axes = plt.subplots(2, 2, figsize=(7.0, 7.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
     ax = axes[0, 0]
@@ -204,7 +204,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.set(xlabel="k (runs that must all pass)", ylabel="share of cases", ylim=(0, 1),
            title=f"pass^k, {dash.cases} cases x {dash.runs_per_case}")
     percent_axis(ax.yaxis)
-    ax.legend(loc="upper right")
+    handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
     for ax, (count, total, label, what) in zip(
             (axes[0, 1], axes[1, 0]),
             ((dash.rejected, dash.answers, "rejected by validation", "answers"),
@@ -230,7 +230,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.set(xlabel=f"times fired in {dash.runs} runs", title="firings per guardrail")
     ax.grid(axis="y", visible=False)
     fig.suptitle(title)
-    fig.tight_layout()
+    fig.legend(handles, labels, loc="lower center", ncol=2)
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
     return fig
 
 

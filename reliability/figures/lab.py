@@ -173,7 +173,8 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     gap = recovered.rate - base.rate
     ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05), xlabel="injected transient fault rate per call",
            ylabel="share of runs graded PASS",
-           title=f"fault rate {rate:.0%}: error recovery adds {100 * gap:+.0f} points to the pass rate")
+           title=f"Lab model, fault rate {rate:.0%}:\n"
+                 f"error recovery adds {100 * gap:+.0f} pp to the pass rate")
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
     ax.legend(loc="lower left")

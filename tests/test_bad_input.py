@@ -479,7 +479,8 @@ REGISTRY = {
         successes=[1, 2], n=2, k=1)),
     "reliability.lab.arms.Dashboard": Entry(lambda: arms.Dashboard, _fields(_DASH)),
     "reliability.lab.arms.measure_own": Entry(lambda: arms.measure_own, dict(
-        scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), cases=2, runs_per_case=2, seed=0)),
+        scenario=arms.Scenario(), guardrails=guardrails.Guardrails(), cases=2, runs_per_case=2, seed=0,
+        difficulty=MIX)),
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
     # notebook

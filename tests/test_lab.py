@@ -10,11 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reliability.lab import (ALL, FAILURE_LADDER, GUARDRAILS, NONE, Guardrails,
-                             MalformedFaults, Profile, Scenario, Task, TransientFaults,
-                             classify, compare, make_cases, measure_own, oracle,
-                             pass_k_over_cases, run_arm, run_episode, transient_success,
-                             validate, verdict, write_jsonl)
+from reliability import lab
+from reliability.lab import (ALL, NONE, Guardrails, Profile, Scenario, compare,
+                             make_cases, measure_own, run_arm, run_episode,
+                             transient_success, write_jsonl)
+from reliability.lab.arms import FAILURE_LADDER, classify, pass_k_over_cases, verdict
+from reliability.lab.faults import MalformedFaults, TransientFaults
+from reliability.lab.guardrails import GUARDRAILS, validate
+from reliability.lab.task import Task, oracle
 from reliability.lab.faults import HINTED_KEY, check_arguments
 from reliability.stats import binomial_standard_error, newcombe_interval
 
@@ -259,6 +262,7 @@ def test_compare_gap_and_sentence():
     assert ("a result" in gap.sentence()) == (gap.verdict == "result")
     null = compare(base, base)
     assert null.verdict == "null" and "a null" in null.sentence()
+    assert " pp [" in gap.sentence() and "%" not in gap.sentence()
 
 
 def test_trajectories_write_as_jsonl(tmp_path):
@@ -351,7 +355,7 @@ def test_dashboard_figure_draws_runs_that_never_answer():
                        seed=1)
     assert dash.answers == 0 and dash.rejected_share == 0.0
     fig = figs.plot_dashboard(dash, title="one turn a run")
-    assert fig.axes[1].get_title() == "answers rejected by validation: 0 of 0"
+    assert fig.axes[1].get_title() == "rejected by validation:\n0 of 0"
     assert "no answers to count" in [t.get_text() for t in fig.axes[1].texts]
     plt.close(fig)
 
@@ -369,3 +373,47 @@ def test_failure_ladder_runs_at_the_chapters_turn_limit():
     assert abs(row["baseline"].rate - expected) < 4 * binomial_standard_error(expected, runs)
     short = failure_ladder(runs=20, seed=5, max_turns=1)
     assert all(row["baseline"].successes == 0 for row in short.values())
+
+
+def test_lab_namespace_is_the_chapter_api():
+    """The package namespace names only what a chapter calls; each name is importable."""
+    assert len(lab.__all__) == len(set(lab.__all__)) <= 16
+    for name in lab.__all__:
+        assert getattr(lab, name) is not None
+    assert "pass_k_over_cases" not in lab.__all__
+
+
+def test_dashboard_curves_match_pass_k_and_bracket_it():
+    dash = measure_own(Scenario(profile="medium", fault_rate=0.2), ALL, cases=20,
+                       runs_per_case=4, seed=5)
+    from reliability.figures.lab import pass_k_band
+
+    band = pass_k_band(dash, seed=1)
+    assert list(band.k) == sorted(dash.pass_k)
+    assert np.allclose(band.pass_hat, [dash.pass_k[k] for k in band.k])
+    assert np.all(band.pass_hat_low <= band.pass_hat + 1e-12)
+    assert np.all(band.pass_hat + 1e-12 >= band.pass_hat_low)
+    assert np.all(band.pass_hat_high >= band.pass_hat - 1e-12)
+    with pytest.raises(ValueError, match="confidence"):
+        pass_k_band(dash, confidence=1.5)
+
+
+def test_measure_own_with_a_difficulty_mix_spreads_the_cases():
+    """A split mix of case difficulty leaves the run seeds alone, makes some cases pass
+    every run, and lifts pass^8 above (pass^1)^8, as chapter 4's mixes do."""
+    from reliability.passk import TaskMix
+
+    scenario = Scenario(profile="weak", fault_rate=0.2)
+    alike = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3)
+    same = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3,
+                       difficulty=TaskMix.constant(1.0))
+    assert np.array_equal(alike.per_case, same.per_case)
+    split = measure_own(scenario, ALL, cases=40, runs_per_case=8, seed=3,
+                        difficulty=TaskMix.beta(0.5, 1.0))
+    assert np.sum(split.per_case == 8) > 0
+    assert split.pass_k[8] > split.pass_k[1] ** 8
+    easy = measure_own(scenario, ALL, cases=5, runs_per_case=4, seed=3,
+                       difficulty=TaskMix.constant(0.0))
+    assert easy.pass_k[4] == 1.0
+    with pytest.raises(ValueError, match="difficulty"):
+        measure_own(scenario, ALL, cases=2, runs_per_case=2, difficulty=0.5)

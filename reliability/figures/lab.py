@@ -43,7 +43,7 @@ def ladder_table(rows) -> list[dict]:
 def plot_ladder(rows, *, title: str):
     """One row per failure class: baseline, mismatched and matched arm, with Wilson bars
     and how often the arm's guardrail fired."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     labels, ticks = [], []
     for i, (failure, row) in enumerate(rows.items()):
         for j, role in enumerate(("baseline", "mismatched", "matched")):
@@ -57,7 +57,7 @@ def plot_ladder(rows, *, title: str):
             if role != "baseline":
                 name = row[f"{role}_name"]
                 ax.text(1.02, y, f"{name.replace('_', ' ')}: fired {arm.fired[name]}x",
-                        va="center", fontsize=8)
+                        va="center")
         labels.append(failure)
         ticks.append(i * 4 + 1)
     ax.set_yticks(ticks, labels)
@@ -65,7 +65,7 @@ def plot_ladder(rows, *, title: str):
     ax.set(xlim=(0, 1), xlabel="share of runs graded PASS by the oracle (95% Wilson interval)",
            title=title)
     percent_axis(ax.xaxis)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=9)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.38), ncol=3)
     ax.grid(axis="y", visible=False)
     fig.tight_layout()
     return fig
@@ -85,7 +85,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict."""
     names = {"success": "right", "fixed": "right after validation sent the parts back",
              **FAILURE_CLASSES}
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = plt.subplots(figsize=(7.0, 3.8))
     for y, (label, shares) in enumerate(arms.items()):
         left = 0.0
         for key, share in shares.items():
@@ -95,7 +95,7 @@ def plot_blind_spot(arms: dict, *, title: str):
                     label=names[key] if key not in ax.get_legend_handles_labels()[1] else None)
             if share >= 0.06:
                 ax.text(left + share / 2, y, f"{share:.0%}", ha="center", va="center",
-                        fontsize=8, color="white" if key in ("wrong_record", "never_retrieved",
+                        color="white" if key in ("wrong_record", "never_retrieved",
                                                              "inconsistent") else "black")
             left += share
     ax.set_yticks(range(len(arms)), list(arms))
@@ -105,7 +105,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), loc="upper center", bbox_to_anchor=(0.5, -0.22),
-              ncol=2, fontsize=8)
+              ncol=2)
     ax.grid(axis="y", visible=False)
     fig.tight_layout()
     return fig
@@ -119,7 +119,7 @@ def plot_capability(ladder: dict, *, title: str):
                                            (0.2, guarded, PALETTE["blue"], "+ all four guardrails")):
             if arm is None:
                 ax.text(i + offset, 0.5, "no bar:\nnothing\nto close", ha="center",
-                        va="center", fontsize=8)
+                        va="center")
                 continue
             rate, below, above = _bar(arm)
             ax.bar(i + offset, rate, width=0.38, color=colour, label=label if i == 1 or (
@@ -131,7 +131,7 @@ def plot_capability(ladder: dict, *, title: str):
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    ax.legend(unique.values(), unique.keys(), loc="upper right", fontsize=9)
+    ax.legend(unique.values(), unique.keys(), loc="upper right")
     fig.tight_layout()
     return fig
 
@@ -139,7 +139,7 @@ def plot_capability(ladder: dict, *, title: str):
 def plot_rig_vs_lab(rows: list[dict], *, title: str):
     """Each row: the rig's published gap and the lab's, both with Newcombe intervals.
     ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp)."""
-    fig, ax = plt.subplots(figsize=(8.0, 4.2))
+    fig, ax = plt.subplots(figsize=(7.0, 4.6))
     for i, row in enumerate(rows):
         for offset, key, colour, marker, label in ((-0.15, "rig", PALETTE["vermillion"], "s",
                                                     "rig, real models (published)"),
@@ -153,7 +153,7 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
     ax.invert_yaxis()
     ax.set(xlabel="gap closed by the guardrail, percentage points (95% Newcombe interval)",
            title=title)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.35), ncol=2, fontsize=9)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.35), ncol=2)
     ax.grid(axis="y", visible=False)
     fig.tight_layout()
     return fig
@@ -173,29 +173,43 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     gap = recovered.rate - base.rate
     ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05), xlabel="injected transient fault rate per call",
            ylabel="share of runs graded PASS",
-           title=f"fault rate {rate:.0%}: error recovery adds {100 * gap:+.0f} points to the pass rate")
+           title=f"Lab model, fault rate {rate:.0%}:\n"
+                 f"error recovery adds {100 * gap:+.0f} pp to the pass rate")
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
-    ax.legend(loc="lower left", fontsize=9)
+    ax.legend(loc="lower left")
     fig.tight_layout()
 
 
-def plot_dashboard(dash, *, title: str):
-    """The four rows of "measure your own" as four panels."""
-    fig, axes = plt.subplots(2, 2, figsize=(8.0, 6.0))
-    ks = np.array(sorted(dash.pass_k))
-    values = np.array([dash.pass_k[k] for k in ks])
+def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
+    """pass^k (and pass@k) of a :class:`~reliability.lab.arms.Dashboard` with bootstrap
+    intervals over cases, from its per-case counts (the estimator depends only on each
+    case's count of passes, not on the order of its runs)."""
+    from ..passk import curves
+    n = dash.runs_per_case
+    outcomes = np.arange(n)[None, :] < np.asarray(dash.per_case)[:, None]
+    return curves(outcomes, confidence=confidence, seed=seed)
+
+
+def plot_dashboard(dash, *, title: str, seed=0):
+    """The four rows of "measure your own" as four panels; pass^k with a 95% bootstrap
+    band over cases."""
+    fig, axes = plt.subplots(2, 2, figsize=(7.0, 7.2))
+    band = pass_k_band(dash, seed=seed)
+    ks, values = band.k, band.pass_hat
     ax = axes[0, 0]
+    ax.fill_between(ks, band.pass_hat_low, band.pass_hat_high, color=PALETTE["blue"],
+                    alpha=0.2, lw=0, label="95% bootstrap band")
     ax.plot(ks, values, "o-", color=PALETTE["blue"], label="measured pass^k")
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label="pass^1 to the k")
-    ax.set(xlabel="k (runs that must all succeed)", ylabel="share of cases", ylim=(0, 1),
-           title=f"pass^k over {dash.cases} cases x {dash.runs_per_case} runs")
+    ax.set(xlabel="k (runs that must all pass)", ylabel="share of cases", ylim=(0, 1),
+           title=f"pass^k, {dash.cases} cases x {dash.runs_per_case}")
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8)
+    handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
     for ax, (count, total, label, what) in zip(
             (axes[0, 1], axes[1, 0]),
-            ((dash.rejected, dash.answers, "answers rejected by validation", "answers"),
-             (dash.turn_limited, dash.runs, "runs that hit the turn limit", "runs"))):
+            ((dash.rejected, dash.answers, "rejected by validation", "answers"),
+             (dash.turn_limited, dash.runs, "hit the turn limit", "runs"))):
         if total:
             low, high = wilson_interval(count, total)
             share = count / total
@@ -204,9 +218,9 @@ def plot_dashboard(dash, *, title: str):
                         color="black", capsize=4)
         else:   # no answer reached the validator (e.g. one turn a run): no share to draw
             high = 0.0
-            ax.text(0, 0.05, f"no {what} to count", ha="center", va="center", fontsize=9)
+            ax.text(0, 0.05, f"no {what} to count", ha="center", va="center")
         ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=f"share of {what}",
-               title=f"{label}: {count} of {total}")
+               title=f"{label}:\n{count} of {total}")
         ax.set_xticks([])
         percent_axis(ax.yaxis)
     ax = axes[1, 1]
@@ -216,6 +230,86 @@ def plot_dashboard(dash, *, title: str):
     ax.invert_yaxis()
     ax.set(xlabel=f"times fired in {dash.runs} runs", title="firings per guardrail")
     ax.grid(axis="y", visible=False)
-    fig.suptitle(title, fontsize=12)
+    fig.suptitle(title)
+    fig.legend(handles, labels, loc="lower center", ncol=2)
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
+    return fig
+
+
+def plot_explorer(arms: dict, gap):
+    """The explorer's chart: two arms over the same seeds, Wilson bars, and the gap's
+    verdict as the title (how often guardrails fired under each bar)."""
+    fig, ax = plt.subplots(figsize=(6.0, 4.6))
+    for i, (name, arm) in enumerate(arms.items()):
+        rate, below, above = _bar(arm)
+        ax.bar(i, rate, color=PALETTE["blue" if i else "grey"], width=0.6)
+        ax.errorbar(i, rate, yerr=[[below], [above]], fmt="none", color="black", capsize=4)
+    names = [name.replace(" + ", "\n+ ") for name in arms]
+    fired = [sum(arm.fired.values()) for arm in arms.values()]
+    ax.set_xticks(range(len(arms)), [f"{n}\nfired {f}" for n, f in zip(names, fired)])
+    ax.set(ylim=(0, 1.05), ylabel="share of runs PASS",
+           title=f"gap {100 * gap.delta:+.1f} pp: a {gap.verdict}")
+    percent_axis(ax.yaxis)
+    ax.grid(axis="x", visible=False)
     fig.tight_layout()
     return fig
+
+
+def _span(delta, low, high) -> str:
+    """A gap in percentage points with its interval, e.g. ``+32.5 [+17.3, +48.0]``."""
+    return f"{delta:+.1f} [{low:+.1f}, {high:+.1f}]"
+
+
+def capability_table(ladder: dict):
+    """The numbers behind :func:`plot_capability`, one row per profile."""
+    import pandas as pd
+    from ..lab.arms import compare
+    rows = []
+    for name, (base, guarded) in ladder.items():
+        gap = None if guarded is None else compare(base, guarded)
+        rows.append({"profile": name, "baseline": f"{base.successes}/{base.runs}",
+                     "all guardrails": "not run: nothing to close" if gap is None
+                     else f"{guarded.successes}/{guarded.runs}",
+                     "gap, pp": "" if gap is None
+                     else _span(100 * gap.delta, 100 * gap.low, 100 * gap.high),
+                     "verdict": "" if gap is None else gap.verdict})
+    return pd.DataFrame(rows).set_index("profile")
+
+
+def rig_check_table(rig, stages: dict):
+    """Each published stage's gap beside the gap recomputed from its counts with this
+    book's Newcombe interval (S6 published only the gap, so it has no row)."""
+    import pandas as pd
+    from ..stats import newcombe_interval
+    gaps = rig[rig.metric == "gap closed"].set_index("stage")
+    counts = rig[rig.metric == "success rate"].set_index(["stage", "condition"])
+    rows = []
+    for stage, spec in stages.items():
+        if stage == "S6":
+            continue
+        (ka, na), (kb, nb) = [(int(counts.loc[(stage, arm)].successes),
+                               int(counts.loc[(stage, arm)].trials)) for arm in spec[4]]
+        low, high = newcombe_interval(kb, nb, ka, na)
+        row = gaps.loc[stage]
+        rows.append({"stage": stage, "model": row.model, "counts": f"{ka}/{na} -> {kb}/{nb}",
+                     "published, pp": _span(row.value, row.low, row.high),
+                     "recomputed, pp": _span(100 * (kb / nb - ka / na), 100 * low,
+                                             100 * high)})
+    return pd.DataFrame(rows).set_index("stage")
+
+
+def mirror_rows(mirrors) -> list[dict]:
+    """The rig's and the lab's gap per stage, in pp, as :func:`plot_rig_vs_lab` takes them."""
+    return [{"label": f"{m.stage}: {m.label.split(' (')[0]}", "rig": m.rig_gap,
+             "rig_low": m.rig_low, "rig_high": m.rig_high, "lab": 100 * m.lab.delta,
+             "lab_low": 100 * m.lab.low, "lab_high": 100 * m.lab.high} for m in mirrors]
+
+
+def mirror_table(mirrors):
+    """Rig and lab side by side, one row per stage, with both verdicts."""
+    import pandas as pd
+    return pd.DataFrame([{
+        "stage": m.stage, "rig model": m.model, "N per arm": m.trials,
+        "rig gap, pp": _span(m.rig_gap, m.rig_low, m.rig_high), "rig verdict": m.rig_verdict,
+        "lab gap, pp": _span(100 * m.lab.delta, 100 * m.lab.low, 100 * m.lab.high),
+        "lab verdict": m.lab.verdict} for m in mirrors]).set_index("stage")

@@ -19,18 +19,14 @@ estimated without bias from :math:`n` runs with :math:`c` successes as
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from math import comb
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .. import _validate
-from ..stats import newcombe_interval, wilson_interval
+from ..passk import TaskMix
+from ..stats import newcombe_interval, pass_hat_k, wilson_interval
 
-try:  # the book's shared estimator, when this version of the package has it
-    from ..stats import pass_hat_k as _stats_pass_hat_k
-except ImportError:  # older package: the ratio of binomials below is the same estimator
-    _stats_pass_hat_k = None
 from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, run_episode
 from .guardrails import GUARDRAILS, Guardrails
 from .task import Task, make_cases
@@ -231,7 +227,9 @@ class Gap:
         return verdict(self.low, self.high)
 
     def sentence(self) -> str:
-        span = f"{self.delta:+.1%} [{self.low:+.1%}, {self.high:+.1%}]"
+        # A difference of two rates is in percentage points, not percent.
+        points = [100 * x for x in (self.delta, self.low, self.high)]
+        span = "{:+.1f} pp [{:+.1f}, {:+.1f}]".format(*points)
         if self.verdict == "result":
             return f"{self.treated} vs {self.reference}: {span}, the interval excludes zero: a result"
         return f"{self.treated} vs {self.reference}: {span}, the interval contains zero: a null"
@@ -281,9 +279,7 @@ def pass_k_over_cases(successes, n: int, k: int) -> float:
     c = _validate.whole_array("successes", successes, minimum=0)
     if c.size == 0 or np.any(c > n):
         raise ValueError(f"successes must be a non-empty array of counts in [0, n={n}]")
-    if _stats_pass_hat_k is not None:
-        return float(np.mean(_stats_pass_hat_k(n, c.ravel(), k)))
-    return float(np.mean([comb(int(ci), k) for ci in c.ravel()]) / comb(n, k))
+    return float(np.mean(pass_hat_k(n, c.ravel(), k)))
 
 
 @dataclass(frozen=True)
@@ -324,23 +320,46 @@ class Dashboard:
         return self.turn_limited / self.runs
 
 
+#: The agent's own mistakes, the fields a case's difficulty scales.
+MISTAKES = ("malformed", "skip_lookup", "wrong_record", "no_submit", "non_numeric",
+            "made_up", "slip")
+
+
+def _scaled_profile(profile: Profile, difficulty: float) -> Profile:
+    """``profile`` on a case of the given difficulty in [0, 1]: every mistake probability
+    multiplied by it (0: the agent makes none on this case, 1: the profile as it is)."""
+    _validate.instance("profile", profile, Profile)
+    d = _validate.probability("difficulty", difficulty)
+    return replace(profile, **{name: getattr(profile, name) * d for name in MISTAKES})
+
+
 def measure_own(scenario: Scenario, guardrails: Guardrails, *, cases: int = 50,
-                runs_per_case: int = 8, seed=0) -> Dashboard:
+                runs_per_case: int = 8, seed=0,
+                difficulty: TaskMix = TaskMix.constant(1.0)) -> Dashboard:
     """Run each of ``cases`` generated orders ``runs_per_case`` times under one arm and
     collect pass^k for k = 1..runs_per_case, validator rejections, turn-limit hits and
-    guardrail firings."""
+    guardrail firings.
+
+    ``difficulty`` (a :class:`reliability.passk.TaskMix` over [0, 1]) gives each case a
+    difficulty :math:`d_i` that scales the profile's mistakes (``_scaled_profile``): a
+    case at 0 nearly always passes, a case at 1 fails as often as the profile does. The
+    default, every case at 1, is a set of equally hard cases. The difficulties are drawn
+    from their own stream, so the runs' seeds do not depend on the mix."""
     _validate.instance("scenario", scenario, Scenario)
     _validate.instance("guardrails", guardrails, Guardrails)
     cases = _validate.whole("cases", cases, minimum=1)
     runs_per_case = _validate.whole("runs_per_case", runs_per_case, minimum=1)
     _validate.size("cases x runs_per_case", cases * runs_per_case, limit=MAX_RUNS)
     seed = _validate.seed_integer(seed)
+    _validate.instance("difficulty", difficulty, TaskMix)
     tasks = make_cases(cases, seed)
+    hardness = difficulty.sample(cases, np.random.default_rng([seed, 4]))
     per_case = np.zeros(cases, dtype=int)
     fired = Counter()
     answers = rejected = limited = 0
     for c, task in enumerate(tasks):
-        s = Scenario(scenario.profile, scenario.fault_rate, scenario.malformed_rate,
+        profile = _scaled_profile(scenario.profile, float(hardness[c]))
+        s = Scenario(profile, scenario.fault_rate, scenario.malformed_rate,
                      scenario.max_turns, task)
         arm = run_arm(s, guardrails, runs=runs_per_case, seed=seed, first=c * runs_per_case)
         per_case[c] = arm.successes

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import importlib
 import inspect
 import math
@@ -30,18 +31,28 @@ from reliability import formattax, passk, selfconditioning, selfcorrection, stat
 from reliability import datasets, notebook, parameters, validation, workflow
 from reliability.harness import breaker, budget, clock, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
+from reliability.figures import budgets as fig_budgets
+from reliability.figures import chain as fig_chain
+from reliability.figures import formattax as fig_formattax
+from reliability.figures import ladder as fig_ladder
+from reliability.figures import retries as fig_retries
+from reliability.figures import selfcorrection as fig_selfcorrection
 
-# The figure modules draw what the chapters computed, and are exercised by every chapter
-# run and its figure audit (tests/test_notebooks.py).
-NOT_SWEPT = {"reliability.figures", "reliability._validate"}
+# These three figure modules are not swept yet (they are being reworked); they are
+# exercised by every chapter run and its figure audit (tests/test_notebooks.py).
+NOT_SWEPT = {"reliability.figures.verifiers", "reliability.figures.passk",
+             "reliability.figures.lab", "reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
+#: Packages with no API of their own whose modules are swept: one module per chapter topic.
+MODULE_PACKAGES = ("reliability.figures",)
 
 
 def _modules():
     out = []
-    for package in PACKAGES:
+    for package in PACKAGES + MODULE_PACKAGES:
         mod = importlib.import_module(package)
-        out.append(mod)
+        if package in PACKAGES:
+            out.append(mod)
         for info in pkgutil.iter_modules(mod.__path__, package + "."):
             if info.name in NOT_SWEPT or info.name.rsplit(".", 1)[1].startswith("_"):
                 continue
@@ -126,6 +137,27 @@ _FIG, _AX = __import__("matplotlib.pyplot").pyplot.subplots(figsize=(2, 1))
 _ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
     _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
+_PLT = __import__("matplotlib.pyplot").pyplot
+#: The figure the figure modules' draw_* examples draw on (cleared after each).
+_CANVAS = _PLT.figure(figsize=(7.0, 5.2))
+
+
+def _closing(fn):
+    """``fn``, closing the figure it returns (or its animation's) and clearing the figure
+    it was given to draw on, so the examples do not pile up figures."""
+    from matplotlib.figure import Figure
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        drawn = kwargs.get("fig")
+        if isinstance(drawn, Figure):
+            drawn.clf()
+        for fig in (out, getattr(out, "_fig", None)):
+            if isinstance(fig, Figure) and fig is not drawn:
+                _PLT.close(fig)
+        return out
+    return call
 
 W = workflow.Workflow
 
@@ -136,6 +168,28 @@ def _lax_number(value):
 SC = selfconditioning.SelfConditioning
 REV = selfcorrection.Revision(0.1, 0.2)
 MIX = passk.TaskMix.beta(0.6, 4.0)
+# figure modules: small valid inputs, built as the chapters build them
+_LOG = workflow.Workflow(steps=3).simulate(runs=3, seed=0, log_runs=3).log
+_DECAY = fig_chain.decay_table({"a": W(steps=2)}, [1, 2], runs=3, seed=0)
+_BY_ATTEMPTS = fig_chain.decay_table({2: W(attempts=2)}, [1, 2], runs=3, seed=0)
+_SWEEP = fig_retries.sweep([W(), W(attempts=2)], runs=3, seed=0)
+_COST = fig_retries.attempt_cost(W(), runs=3, seed=0)
+_HUANG = datasets.load("huang2024_self_correction")
+_ROUND = fig_selfcorrection.round_table(_HUANG)
+_FATES = datasets.load("huang2024_answer_fates").set_index("fate")["value"] / 100
+_LOOPS = {"intrinsic": None, "oracle": selfcorrection.ORACLE}
+_ROUNDS = fig_selfcorrection.rounds_frame(REV, 0.5, 2, _LOOPS, questions=10, seed=0)
+_TRAJSIM = SC().simulate(3, runs=5, seed=0)
+_COND = fig_selfcorrection.conditioning_frame({"m": SC()}, 3, runs=5, seed=0)
+_REGTAB = fig_formattax.regime_table(formattax.Generator(), runs=3, seed=0)
+_TAXES = [0.0, 0.1]
+_TAXFRAMES = fig_formattax.tax_frames(formattax.Generator(), _TAXES, runs=3, seed=0)
+_ORDTAB = fig_formattax.order_table([2, 3], step_error=0.02, budget=1, runs=3, seed=0)
+_SPEAK = (lambda f: f[f.study != "field_order"])(datasets.load("speak_freely"))
+_CHECKED = {k: structured.check(t, structured.equals(158)) for k, t in structured.EXAMPLES.items()}
+_LENGTHS = budget.TaskMix().simulate(3, 0)
+_SLIDE = dict(days=np.arange(3), shares=np.array([0.1, 0.2, 0.3]), low=np.array([0.0, 0.1, 0.2]),
+              high=np.array([0.2, 0.3, 0.4]), error_rate=np.array([0.01, 0.01, 0.01]))
 
 REGISTRY = {
     # workflow
@@ -529,6 +583,132 @@ REGISTRY = {
         stage="S1", label="l", model="m", trials=10, rig_gap=1.0, rig_low=-1.0, rig_high=3.0,
         lab=arms.compare(_ARM, _ARM))),
     "reliability.lab.rig.mirror_stages": Entry(lambda: rig.mirror_stages, dict(rig=_RIG, seed=0)),
+    # figures.chain
+    "reliability.figures.chain.decay_table": Entry(lambda: fig_chain.decay_table, dict(
+        workflows={"a": W(steps=2)}, lengths=[1, 2], runs=3, seed=0)),
+    "reliability.figures.chain.decay_frame": Entry(lambda: fig_chain.decay_frame, dict(table=_DECAY)),
+    "reliability.figures.chain.interval_text": Entry(lambda: fig_chain.interval_text, dict(
+        low=0.1, high=0.2, form="{:.1%}")),
+    "reliability.figures.chain.plot_decay": Entry(lambda: _closing(fig_chain.plot_decay), dict(
+        table=_DECAY, title="t")),
+    "reliability.figures.chain.plot_horizon": Entry(lambda: _closing(fig_chain.plot_horizon), dict(
+        accuracies=[0.9, 0.99], target=0.5)),
+    "reliability.figures.chain.run_grid": Entry(lambda: fig_chain.run_grid, dict(log=_LOG, steps=3)),
+    "reliability.figures.chain.animate_runs": Entry(lambda: _closing(fig_chain.animate_runs), dict(
+        log=_LOG, steps=3, title="t", states={"ok": "right"}), ok={"states": [None]}),
+    "reliability.figures.chain.plot_explorer": Entry(lambda: _closing(fig_chain.plot_explorer), dict(
+        error=0.05, silent=0.03, longest=5)),
+    # figures.retries
+    "reliability.figures.retries.ceiling": Entry(lambda: fig_retries.ceiling, dict(workflow=W())),
+    "reliability.figures.retries.attempt_cost": Entry(lambda: fig_retries.attempt_cost, dict(
+        workflow=W(), runs=3, seed=0, confidence=0.9)),
+    "reliability.figures.retries.sweep": Entry(lambda: fig_retries.sweep, dict(
+        workflows=[W()], runs=3, seed=0, confidence=0.9)),
+    "reliability.figures.retries.cost_frame": Entry(lambda: fig_retries.cost_frame, dict(costs=[_COST])),
+    "reliability.figures.retries.sweep_frame": Entry(lambda: fig_retries.sweep_frame, dict(
+        attempts=[1, 2], table=_SWEEP)),
+    "reliability.figures.retries.plot_attempts": Entry(lambda: _closing(fig_retries.plot_attempts), dict(
+        attempts=[1, 2], table=_SWEEP, ceiling_value=0.5, title="t")),
+    "reliability.figures.retries.plot_steps": Entry(lambda: _closing(fig_retries.plot_steps), dict(
+        table=_DECAY, ceilings={"c": ([1, 2], [0.9, 0.8])}, title="t")),
+    "reliability.figures.retries.draw_attempts_frame": Entry(
+        lambda: _closing(fig_retries.draw_attempts_frame), dict(
+            fig=_CANVAS, attempts=2, base=W(), lengths=[1, 2], table=_BY_ATTEMPTS)),
+    "reliability.figures.retries.plot_explorer": Entry(lambda: _closing(fig_retries.plot_explorer), dict(
+        error=0.05, silent=0.03, attempts=2, longest=5)),
+    # figures.selfcorrection
+    "reliability.figures.selfcorrection.round_table": Entry(lambda: fig_selfcorrection.round_table,
+                                                            dict(huang=_HUANG)),
+    "reliability.figures.selfcorrection.even_percent_axis": Entry(
+        lambda: fig_selfcorrection.even_percent_axis, dict(axis=_AX.yaxis)),
+    "reliability.figures.selfcorrection.fates_table": Entry(lambda: fig_selfcorrection.fates_table, dict(
+        fates=_FATES, questions=100)),
+    "reliability.figures.selfcorrection.trajectory_fits": Entry(
+        lambda: fig_selfcorrection.trajectory_fits, dict(table=_ROUND)),
+    "reliability.figures.selfcorrection.two_fits": Entry(lambda: fig_selfcorrection.two_fits, dict(
+        fates_fit=REV, rounds_fit=REV, initial=0.5)),
+    "reliability.figures.selfcorrection.loop_table": Entry(lambda: fig_selfcorrection.loop_table, dict(
+        revision=REV, initial=0.5, rounds=2, arbiters=_LOOPS, frame=_ROUNDS, label="loop"),
+        ok={"frame": [None]}),
+    "reliability.figures.selfcorrection.blank_nan": Entry(lambda: fig_selfcorrection.blank_nan, dict(
+        form="{:.1%}", blank="-")),
+    "reliability.figures.selfcorrection.restart_table": Entry(
+        lambda: fig_selfcorrection.restart_table, dict(resumed=_TRAJSIM, rebuilt=_TRAJSIM,
+                                                       never_crashed=0.9)),
+    "reliability.figures.selfcorrection.restart_difference": Entry(
+        lambda: fig_selfcorrection.restart_difference, dict(resumed=_TRAJSIM, rebuilt=_TRAJSIM)),
+    "reliability.figures.selfcorrection.refine_table": Entry(lambda: fig_selfcorrection.refine_table, dict(
+        refine=datasets.load("self_refine_baseline"))),
+    "reliability.figures.selfcorrection.styled_changes": Entry(
+        lambda: fig_selfcorrection.styled_changes, dict(table=_ROUND, name="t", digits=1)),
+    "reliability.figures.selfcorrection.rounds_frame": Entry(lambda: fig_selfcorrection.rounds_frame, dict(
+        revision=REV, initial=0.5, rounds=2, arbiters=_LOOPS, questions=10, seed=0)),
+    "reliability.figures.selfcorrection.plot_rounds": Entry(
+        lambda: _closing(fig_selfcorrection.plot_rounds), dict(frame=_ROUNDS, title="t")),
+    "reliability.figures.selfcorrection.draw_recall_frame": Entry(
+        lambda: _closing(fig_selfcorrection.draw_recall_frame), dict(
+            fig=_CANVAS, recall=0.6, revision=REV, initial=0.5, rounds=2, false_reject=0.05)),
+    "reliability.figures.selfcorrection.conditioning_frame": Entry(
+        lambda: fig_selfcorrection.conditioning_frame, dict(models={"m": SC()}, steps=3, runs=5,
+                                                            seed=0)),
+    "reliability.figures.selfcorrection.plot_conditioning": Entry(
+        lambda: _closing(fig_selfcorrection.plot_conditioning), dict(frame=_COND, title="t", every=1)),
+    # figures.formattax
+    "reliability.figures.formattax.plot_two_rates": Entry(lambda: _closing(fig_formattax.plot_two_rates), dict(
+        compliance_prompt=0.8, compliance_constrained=0.95, accuracy_free=0.6, accuracy_constrained=0.55)),
+    "reliability.figures.formattax.plot_cells": Entry(lambda: _closing(fig_formattax.plot_cells), dict(
+        partition=formattax.cell_partition(20, 8, 5, 6, 3), columns=12)),
+    "reliability.figures.formattax.spread_table": Entry(lambda: fig_formattax.spread_table, dict(
+        values=datasets.load("format_tax").set_index("id")["value"])),
+    "reliability.figures.formattax.speak_freely_deltas": Entry(
+        lambda: fig_formattax.speak_freely_deltas, dict(frame=_SPEAK)),
+    "reliability.figures.formattax.plot_speak_freely": Entry(
+        lambda: _closing(fig_formattax.plot_speak_freely), dict(frame=_SPEAK)),
+    "reliability.figures.formattax.regime_table": Entry(lambda: fig_formattax.regime_table, dict(
+        generator=formattax.Generator(), runs=3, seed=0)),
+    "reliability.figures.formattax.draw_regimes": Entry(lambda: _closing(fig_formattax.draw_regimes), dict(
+        fig=_CANVAS, table=_REGTAB, title="t")),
+    "reliability.figures.formattax.plot_regimes": Entry(lambda: _closing(fig_formattax.plot_regimes), dict(
+        table=_REGTAB, title="t")),
+    "reliability.figures.formattax.order_table": Entry(lambda: fig_formattax.order_table, dict(
+        digits=[2, 3], step_error=0.02, budget=1, runs=3, seed=0)),
+    "reliability.figures.formattax.plot_order": Entry(lambda: _closing(fig_formattax.plot_order), dict(
+        table=_ORDTAB, title="t")),
+    "reliability.figures.formattax.tax_frames": Entry(lambda: fig_formattax.tax_frames, dict(
+        generator=formattax.Generator(), taxes=_TAXES, runs=3, seed=0)),
+    "reliability.figures.formattax.regime_frame": Entry(lambda: fig_formattax.regime_frame,
+                                                        dict(table=_REGTAB)),
+    "reliability.figures.formattax.cure_table": Entry(lambda: fig_formattax.cure_table, dict(
+        frames=_TAXFRAMES, taxes=_TAXES)),
+    "reliability.figures.formattax.order_frame": Entry(lambda: fig_formattax.order_frame,
+                                                       dict(table=_ORDTAB)),
+    "reliability.figures.formattax.verdict_table": Entry(lambda: fig_formattax.verdict_table, dict(
+        examples=structured.EXAMPLES, checked=_CHECKED)),
+    # figures.budgets
+    "reliability.figures.budgets.plot_mast": Entry(lambda: _closing(fig_budgets.plot_mast), dict(
+        modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t")),
+    "reliability.figures.budgets.plot_traces": Entry(lambda: _closing(fig_budgets.plot_traces), dict(
+        outcomes={"a": _OUTCOME}, title="t", start=0), anything=("start",)),
+    "reliability.figures.budgets.plot_hit_share": Entry(lambda: _closing(fig_budgets.plot_hit_share), dict(
+        limits=[2, 4], closed=budget.TaskMix().hit_share([2, 4]),
+        rows=[_LENGTHS.hits(2), _LENGTHS.hits(4)], stuck=0.03, chosen=3, title="t")),
+    "reliability.figures.budgets.draw_limit_frame": Entry(lambda: _closing(fig_budgets.draw_limit_frame),
+                                                          dict(fig=_CANVAS, sample=_LENGTHS, limit=3,
+                                                               longest=10)),
+    # figures.ladder
+    "reliability.figures.ladder.plot_outage": Entry(lambda: _closing(fig_ladder.plot_outage), dict(
+        without=_DAY, with_breaker=_DAY, start=8.0, end=14.0, width=0.25)),
+    "reliability.figures.ladder.plot_outage_lines": Entry(lambda: _closing(fig_ladder.plot_outage_lines),
+                                                          dict(without=_DAY, with_breaker=_DAY, start=8.0,
+                                                               end=14.0, width=0.25)),
+    "reliability.figures.ladder.draw_outage_frame": Entry(lambda: _closing(fig_ladder.draw_outage_frame),
+                                                          dict(fig=_CANVAS, hours=1.0, frames={
+                                                              1.0: (_DAY, _DAY), "top": (1.0, 2.0)})),
+    "reliability.figures.ladder.plot_slide": Entry(lambda: _closing(fig_ladder.plot_slide), dict(
+        **_SLIDE, alert_day=1, rung_name="rules"), ok={"alert_day": [None]}),
+    "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
+        classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
+        ok={"random_share": [None]}),
 }
 
 

@@ -7,7 +7,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
 
+from .. import _validate
+from ..harness.budget import LengthSample, Outcome
 from ..notebook import PALETTE, percent_axis
+from . import _checks
+
+__all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame", "LIMIT_MODES",
+           "VERIFICATION_MODES"]
 
 #: MAST modes a hard limit with an explicit stop condition addresses, and the verification
 #: layer's modes (the lesson's grouping).
@@ -18,6 +24,13 @@ VERIFICATION_MODES = ("FM-3.1", "FM-3.2", "FM-3.3")
 def plot_mast(modes, *, title: str):
     """Horizontal bars: each failure mode's share (``modes`` maps name -> share in [0, 1]),
     limit-related modes and verification modes coloured, the rest grey."""
+    _checks.keyed("modes", modes, what="failure mode -> share")
+    if not all(isinstance(name, str) for name in modes):
+        raise ValueError(f"modes must map failure-mode names (strings) to shares, "
+                         f"got {modes!r}")
+    for name, share in modes.items():
+        _validate.probability(f"modes[{name!r}]", share)
+    _validate.text("title", title)
     names = list(modes)
     shares = np.array([modes[n] for n in names])
     order = np.argsort(shares)
@@ -47,6 +60,8 @@ def plot_traces(outcomes, *, title: str, start=None):
     one cell per step, lettered by distinct call (same letter = same tool and arguments)
     and coloured by what the loop detector and the task made of it. ``start`` is the state
     every run began from (the first step is compared with it when given)."""
+    _checks.of_kind("outcomes", outcomes, Outcome, what="run_task Outcomes by label")
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 0.7 * len(outcomes) + 2.0))
     longest = max(len(o.moves) for o in outcomes.values())
     for row, (label, outcome) in enumerate(outcomes.items()):
@@ -84,6 +99,16 @@ def plot_traces(outcomes, *, title: str, start=None):
 def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: str):
     """Closed-form share of tasks hitting each step limit (line), simulated shares with
     95 % Wilson intervals (dots), the stuck-task floor (dashed) and the chosen limit."""
+    _checks.array("limits", limits, kind="whole", minimum=1)
+    _checks.probabilities("closed", closed, length=len(limits), per="limit")
+    _checks.iterable("rows", rows, what="LengthSample.hits results")
+    if not all(isinstance(r, dict) and {"limit", "share", "low", "high"} <= set(r)
+               for r in rows):
+        raise ValueError(f"rows must be a list of LengthSample.hits results (each holding "
+                         f"limit, share, low, high), got {rows!r}")
+    _validate.probability("stuck", stuck)
+    _validate.whole("chosen", chosen, minimum=1)
+    _validate.text("title", title)
     limits = np.asarray(limits)
     share = np.array([r["share"] for r in rows])
     low = np.array([r["low"] for r in rows])
@@ -106,6 +131,10 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     """One scrubber frame: needed steps of the finishing tasks, the ones a limit of
     ``limit`` cuts short in colour, the stuck tasks as a bar of their own, and the share
     hitting the limit with its 95 % Wilson interval in the title."""
+    _checks.figure("fig", fig)
+    _validate.instance("sample", sample, LengthSample)
+    _validate.whole("limit", limit, minimum=1)
+    _validate.whole("longest", longest, minimum=1, maximum=10**4)
     hits = sample.hits(limit)
     ax = fig.add_subplot()
     needed = np.minimum(sample.lengths[~sample.stuck], longest)

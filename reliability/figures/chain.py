@@ -12,16 +12,28 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from .. import _validate
+from . import _checks
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 
 __all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_horizon", "run_grid",
            "animate_runs", "plot_explorer", "ALL_STATES"]
 
+#: What :func:`decay_table` holds for each workflow (and :func:`plot_decay` draws).
+_DECAY_KEYS = ("length", "closed", "rate", "low", "high")
+
+
+def _decay(name: str, table) -> dict:
+    return _checks.table(name, table, _DECAY_KEYS, what="decay_table's result")
+
 
 def decay_table(workflows: dict[str, Workflow], lengths, *, runs: int, seed: int):
     """Closed form and simulated success (with 95 % Wilson bounds) for each workflow
     and chain length. Returns ``{label: dict(length, closed, rate, low, high)}`` of arrays."""
+    _checks.of_kind("workflows", workflows, Workflow, what="reliability.Workflow by label")
+    _checks.array("lengths", lengths, kind="whole", minimum=1)
+    _validate.whole("runs", runs, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     lengths = np.asarray(lengths)
     table = {}
     for k, (label, wf) in enumerate(workflows.items()):
@@ -40,8 +52,7 @@ def decay_frame(table):
     per chain length; per workflow its closed form, simulated share and 95 % Wilson
     interval, as percentages to one decimal. With several workflows each one's label
     heads its three columns."""
-    if not isinstance(table, dict) or not table:
-        raise ValueError("table must be decay_table's non-empty result")
+    _decay("table", table)
     import pandas as pd
 
     first = next(iter(table.values()))
@@ -59,11 +70,16 @@ def decay_frame(table):
 
 def interval_text(low: float, high: float, form: str = "{:.1%}") -> str:
     """An interval as a table shows it: ``"70.2% to 74.2%"``."""
+    _validate.real("low", low)
+    _validate.real("high", high)
+    _validate.text("form", form)
     return f"{form.format(low)} to {form.format(high)}"
 
 
 def plot_decay(table, *, title: str):
     """Lines: closed forms. Dots with bars: simulated rates and their 95 % intervals."""
+    _decay("table", table)
+    _validate.text("title", title)
     fig, ax = plt.subplots()
     for label, t in table.items():
         line, = ax.plot(t["length"], t["closed"], label=f"{label}: closed form")
@@ -80,6 +96,11 @@ def plot_decay(table, *, title: str):
 
 def plot_horizon(accuracies, *, target: float = 0.5):
     """Horizon H(p) on a log scale against step accuracy, each ladder rung marked."""
+    _checks.array("accuracies", accuracies)
+    if not np.all((np.asarray(accuracies) > 0) & (np.asarray(accuracies) < 1)):
+        raise ValueError(f"accuracies must lie strictly between 0 and 1 (e.g. 0.99), "
+                         f"got {accuracies!r}")
+    _validate.open_probability("target", target, example="0.5")
     accuracies = np.asarray(accuracies, dtype=float)
     grid = 1 - np.logspace(-4.3, -0.7, 200)
     fig, ax = plt.subplots()
@@ -117,6 +138,7 @@ def run_grid(log, steps: int) -> np.ndarray:
     each step's final event, except that a step which recovered after a retry is coloured
     by what it recovered from. Steps a run never reached stay ``pending``."""
     steps = _validate.whole("steps", steps, minimum=1)
+    _check_log(log)
     grid = np.zeros((len(log), steps), dtype=int)
     for i, run in enumerate(log):
         for j, events in enumerate(run[:steps]):
@@ -127,6 +149,19 @@ def run_grid(log, steps: int) -> np.ndarray:
     return grid
 
 
+def _check_log(log) -> None:
+    """``log[run][step]``: a tuple of the events that step went through."""
+    _validate.sequence("log", log, what="per-run event logs")
+    for run in log:
+        if not isinstance(run, (list, tuple)) or not all(
+                isinstance(events, (list, tuple)) and events
+                and all(isinstance(e, str) and e in _EVENT_ORDER for e in events)
+                for events in run):
+            raise ValueError(f"log must hold, per run, one tuple of events per step (events "
+                             f"among {list(_EVENT_ORDER)}), as Workflow.simulate(log_runs=...) "
+                             f"returns; got a run {run!r}")
+
+
 def animate_runs(log, steps: int, *, title: str, states=None):
     """Runs advancing one step per frame; returns the animation.
 
@@ -134,6 +169,12 @@ def animate_runs(log, steps: int, *, title: str, states=None):
     :data:`ALL_STATES`); give only the states the runs can contain. ``"pending"`` (a
     step not run) may be among them. The first frame already shows step 1.
     """
+    _validate.text("title", title)
+    if states is not None:
+        _validate.mapping("states", states, what="event -> legend label")
+        if not all(isinstance(v, str) for v in states.values()):
+            raise ValueError(f"states must map events to legend labels (strings), "
+                             f"got {states!r}")
     states = dict(ALL_STATES if states is None else states)
     unknown = sorted(set(states) - set(_EVENT_ORDER))
     if not states or unknown:

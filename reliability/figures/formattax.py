@@ -8,8 +8,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
 
+from .. import _validate
 from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
+from ..structured import Check
+from . import _checks
+
+__all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas",
+           "plot_speak_freely", "regime_table", "draw_regimes", "plot_regimes", "order_table",
+           "plot_order", "tax_frames", "regime_frame", "cure_table", "order_frame",
+           "verdict_table", "REGIME_LABELS", "MEASURES", "REGIME_FIGSIZE"]
 
 
 REGIME_LABELS = {"free": "free text,\nthen parse", "prompt": "format asked\nin the prompt",
@@ -23,6 +31,11 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                    accuracy_constrained):
     """The headline table as two stacked panels, form above and content below, so the two
     equal numbers visibly sit on different axes. Inputs are fractions."""
+    for name, value in (("compliance_prompt", compliance_prompt),
+                        ("compliance_constrained", compliance_constrained),
+                        ("accuracy_free", accuracy_free),
+                        ("accuracy_constrained", accuracy_constrained)):
+        _validate.probability(name, value)
     fig, (form, content) = plt.subplots(2, 1, figsize=(7.0, 5.4), sharex=True)
     panels = ((form, "Form: share of replies in a valid format",
                ["format asked in the prompt", "plus grammar on the decoder"],
@@ -55,6 +68,11 @@ _CELL_GROUPS = {
 def plot_cells(partition: dict[str, int], *, columns: int = 12):
     """A waffle of the analysed cells, one square per cell, coloured by where its
     significant effect appears."""
+    _checks.columns("partition", partition, tuple(_CELL_GROUPS),
+                    what="dict of cell counts (cell_partition's result)")
+    for key in _CELL_GROUPS:
+        _validate.whole(f"partition[{key!r}]", partition[key], minimum=0, maximum=10**5)
+    _validate.whole("columns", columns, minimum=1, maximum=10**4)
     codes = np.concatenate([np.full(partition[k], i) for i, k in enumerate(_CELL_GROUPS)])
     rows = int(np.ceil(len(codes) / columns))
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
@@ -80,11 +98,21 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     return fig
 
 
+_SPREAD_IDS = ("math500_cells", "math500_significant", "math500_toward_tax", "qwen3_cells",
+               "qwen3_significant", "qwen3_drop", "nemotron_drop")
+
+
 def spread_table(values) -> "pd.DataFrame":
     """The study's tallies of how uneven the tax is, one row per tally, as printed text
     (each tally was counted over a different set of cells, so no column is blank-filled
     with zeros). ``values`` maps the ``format_tax`` ids to their values."""
     import pandas as pd
+
+    if not isinstance(values, (dict, pd.Series)) or not set(_SPREAD_IDS) <= set(values.keys()):
+        raise ValueError(f"values must be a dict or pandas Series holding "
+                         f"{', '.join(_SPREAD_IDS)}, got {values!r}")
+    for key in _SPREAD_IDS:
+        _validate.real(f"values[{key!r}]", values[key])
 
     def whole(key):
         return f"{int(values[key])}"
@@ -111,6 +139,8 @@ def speak_freely_deltas(frame):
     comparison, one column per task. ``frame`` has ``study, setting, condition, value``."""
     import pandas as pd
 
+    _checks.frame("frame", frame, ("study", "setting", "condition", "value"))
+
     tasks = list(dict.fromkeys(frame["setting"]))
     rows = {}
     for study, condition, base, _ in _SPEAK_SERIES:
@@ -123,6 +153,7 @@ def speak_freely_deltas(frame):
 
 def plot_speak_freely(frame):
     """Grouped bars of :func:`speak_freely_deltas`, one group per task."""
+    _checks.frame("frame", frame, ("study", "setting", "condition", "value"))
     deltas = speak_freely_deltas(frame)
     fig, ax = plt.subplots(figsize=(7.0, 6.0))
     width = 0.2
@@ -138,8 +169,27 @@ def plot_speak_freely(frame):
     return fig
 
 
+def _regimes(name: str, table, *, every: bool) -> dict:
+    """:func:`regime_table`'s result: ``{regime: {measure: (closed, rate, low, high)}}``,
+    with every regime and measure if ``every``."""
+    _checks.keyed(name, table, what="regime_table's result")
+    ok = all(r in REGIME_LABELS and isinstance(row, dict) and all(
+        m in MEASURES and isinstance(v, (tuple, list)) and len(v) == 4
+        for m, v in row.items()) for r, row in table.items())
+    if ok and every:
+        ok = set(REGIMES) <= set(table) and all(set(MEASURES) <= set(table[r])
+                                                for r in REGIMES)
+    if not ok:
+        raise ValueError(f"{name} must be regime_table's result (per regime, per measure: "
+                         f"closed form, rate, low, high), got {table!r}")
+    return table
+
+
 def regime_table(generator: Generator, *, runs: int, seed: int) -> dict[str, dict]:
     """Closed form and simulation (rate, 95 % Wilson bounds) for each regime and measure."""
+    _validate.instance("generator", generator, Generator)
+    _validate.whole("runs", runs, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     table = {}
     for k, name in enumerate(REGIMES):
         regime = generator.regime(name)
@@ -152,6 +202,9 @@ def regime_table(generator: Generator, *, runs: int, seed: int) -> dict[str, dic
 
 def draw_regimes(fig, table, *, title: str):
     """Grouped bars (simulated, with 95 % intervals) and closed-form ticks, on ``fig``."""
+    _checks.figure("fig", fig)
+    _regimes("table", table, every=True)
+    _validate.text("title", title)
     ax = fig.add_subplot()
     x = np.arange(len(REGIMES))
     width = 0.26
@@ -178,6 +231,8 @@ REGIME_FIGSIZE = (7.0, 5.6)
 
 def plot_regimes(table, *, title: str):
     """:func:`draw_regimes` on a new figure."""
+    _regimes("table", table, every=True)
+    _validate.text("title", title)
     fig = plt.figure(figsize=REGIME_FIGSIZE)
     draw_regimes(fig, table, title=title)
     return fig
@@ -186,6 +241,11 @@ def plot_regimes(table, *, title: str):
 def order_table(digits, *, step_error: float, budget: int, runs: int, seed: int):
     """Closed form and simulated answer accuracy (95 % Wilson bounds) per field order and
     problem size. Returns ``{order: dict(digits, closed, rate, low, high)}`` of arrays."""
+    _checks.array("digits", digits, kind="whole", minimum=1)
+    _validate.probability("step_error", step_error)
+    _validate.whole("budget", budget, minimum=0)
+    _validate.whole("runs", runs, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     digits = [int(d) for d in digits]
     table = {}
     for k, order in enumerate(ORDERS):
@@ -199,8 +259,22 @@ def order_table(digits, *, step_error: float, budget: int, runs: int, seed: int)
     return table
 
 
+_ORDER_KEYS = ("digits", "closed", "rate", "low", "high")
+
+
+def _orders(name: str, table, *, every: bool) -> dict:
+    """:func:`order_table`'s result; with every order if ``every``."""
+    _checks.table(name, table, _ORDER_KEYS, what="order_table's result")
+    if not set(table) <= set(ORDERS) or (every and not set(ORDERS) <= set(table)):
+        raise ValueError(f"{name} must be order_table's result, keyed by the field orders "
+                         f"{ORDERS}, got keys {list(table)}")
+    return table
+
+
 def plot_order(table, *, title: str):
     """Lines: closed forms; dots with bars: simulated answer accuracy, per field order."""
+    _orders("table", table, every=False)
+    _validate.text("title", title)
     fig, ax = plt.subplots()
     labels = {"reasoning_first": "reasoning field first", "answer_first": "answer field first"}
     colours = {"reasoning_first": PALETTE["blue"], "answer_first": PALETTE["vermillion"]}
@@ -220,6 +294,10 @@ def plot_order(table, *, title: str):
 
 def tax_frames(generator: Generator, taxes, *, runs: int, seed: int):
     """One regime table per prompt tax, for the scrubber."""
+    _validate.instance("generator", generator, Generator)
+    _checks.probabilities("taxes", taxes)
+    _validate.whole("runs", runs, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     return {float(t): regime_table(replace(generator, prompt_tax=float(t)), runs=runs,
                                    seed=seed) for t in taxes}
 
@@ -228,6 +306,8 @@ def regime_frame(table: dict) -> "pd.DataFrame":
     """:func:`regime_table` as one row per regime and measure: closed form, simulated
     rate and its 95 % Wilson interval."""
     import pandas as pd
+
+    _regimes("table", table, every=False)
 
     rows = [{"regime": REGIME_LABELS[name].replace("\n", " "), "measure": MEASURES[m][0],
              "closed form": closed, "simulated": rate, "95% low": low, "95% high": high}
@@ -240,6 +320,15 @@ def cure_table(frames: dict, taxes) -> "pd.DataFrame":
     """Simulated accuracy (95 % Wilson interval) of constrained decoding and of the
     two-turn cure at each prompt tax in ``taxes`` (keys of :func:`tax_frames`)."""
     import pandas as pd
+
+    _checks.keyed("frames", frames, what="regime tables by prompt tax (tax_frames' result)")
+    for table in frames.values():
+        _regimes("frames", table, every=True)
+    _checks.probabilities("taxes", taxes)
+    missing = [t for t in taxes if float(t) not in frames]
+    if missing:
+        raise ValueError(f"taxes must be keys of frames (tax_frames' taxes), "
+                         f"not {missing}")
 
     rows = []
     for tax in taxes:
@@ -257,6 +346,8 @@ def order_frame(table: dict) -> "pd.DataFrame":
     accuracy with its 95 % Wilson interval, beside the closed form."""
     import pandas as pd
 
+    _orders("table", table, every=True)
+
     out = pd.DataFrame({"digits": table[ORDERS[0]]["digits"].astype(int)})
     for order in ORDERS:
         t = table[order]
@@ -271,6 +362,12 @@ def verdict_table(examples: dict, checked: dict) -> "pd.DataFrame":
     """One row per example reply: the reply, whether its form and its content passed (the
     content is not checked when the form fails), and what the validator says."""
     import pandas as pd
+
+    _checks.of_kind("examples", examples, str, what="replies (strings) by name")
+    _checks.of_kind("checked", checked, Check, what="structured.check results by name")
+    if not set(examples) <= set(checked):
+        raise ValueError(f"checked must hold a result for every example, missing "
+                         f"{[k for k in examples if k not in checked]}")
 
     return pd.DataFrame({
         "example": list(examples), "reply": list(examples.values()),

@@ -6,8 +6,14 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .. import _validate
 from ..harness.ladder import RUNGS
+from ..harness.traffic import DayReport
 from ..notebook import PALETTE, percent_axis
+from . import _checks
+
+__all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
+           "plot_routellm"]
 
 _GROUPS = (("primary (incl. retry)", (0, 1), PALETTE["blue"]),
            ("other provider", (2,), PALETTE["green"]),
@@ -36,10 +42,20 @@ def _outage_label(report) -> str:
             f"{report.outage_calls:,} calls while down")
 
 
+def _window(without, with_breaker, start, end, width) -> None:
+    """Two simulated days and a window of hours [start, end) cut into bins of ``width``."""
+    _validate.instance("without", without, DayReport)
+    _validate.instance("with_breaker", with_breaker, DayReport)
+    _validate.real("start", start, minimum=0.0, maximum=24.0)
+    _validate.real("end", end, above=start, maximum=48.0)
+    _validate.real("width", width, above=0.0, maximum=end - start)
+
+
 def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25):
     """Two stacked-area panels: who answered, per quarter hour, without and with a breaker.
     The outage window is shaded. Panel titles count what the chapter's table counts: the
     day's worker-hours waiting and the calls to the primary while it was down."""
+    _window(without, with_breaker, start, end, width)
     fig, axes = plt.subplots(2, 1, figsize=(7.0, 6.4), sharex=True)
     s = without.scenario
     for ax, report, label in ((axes[0], without, "retries only"),
@@ -72,6 +88,7 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
     """One light panel for the explorer: per quarter hour, the share of requests the
     primary (with its retry) or the other provider answered, without and with a breaker;
     the legend gives each day's waiting and calls to the dead primary."""
+    _window(without, with_breaker, start, end, width)
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     s = without.scenario
     ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black", alpha=0.08)
@@ -97,6 +114,21 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
 def draw_outage_frame(fig, hours: float, frames: dict):
     """One scrubber frame: worker-hours waiting and calls to the dead primary, without
     and with a breaker, for an outage of ``hours``."""
+    _checks.figure("fig", fig)
+    _validate.real("hours", hours, minimum=0.0)
+    _checks.keyed("frames", frames, what="(without, with breaker) DayReports by hours")
+    if hours not in frames or "top" not in frames:
+        raise ValueError(f"frames must hold the pair of days for hours={hours!r} and the "
+                         f"axis tops under 'top', has {list(frames)}")
+    pair, top = frames[hours], frames["top"]
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2
+            and all(isinstance(d, DayReport) for d in pair)):
+        raise ValueError(f"frames must map hours to a pair of DayReports (without, with a "
+                         f"breaker), got {pair!r}")
+    if not isinstance(top, (tuple, list)) or len(top) != 2:
+        raise ValueError(f"frames['top'] must be a pair of numbers, got {top!r}")
+    for value in top:
+        _validate.real("frames['top']", value, minimum=0.0)
     without, with_breaker = frames[hours]
     axes = fig.subplots(1, 2)
     labels = ["retries only", "with breaker"]
@@ -119,7 +151,15 @@ def draw_outage_frame(fig, hours: float, frames: dict):
 
 def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str):
     """The silent slide: the rules rung's daily share (with 95 % bars) climbs and stays,
-    while the primary's HTTP error rate never moves. The first alerting day is marked."""
+    while the primary's HTTP error rate never moves. The first alerting day is marked.
+    ``alert_day`` is None when no day alerted."""
+    _checks.array("days", days)
+    for name, values in (("shares", shares), ("low", low), ("high", high),
+                         ("error_rate", error_rate)):
+        _checks.probabilities(name, values, length=len(days), per="day")
+    if alert_day is not None:
+        _validate.whole("alert_day", alert_day, minimum=0)
+    _validate.text("rung_name", rung_name)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
                 capsize=2, color=PALETTE["orange"], label=f"answers from '{rung_name}'")
@@ -146,6 +186,11 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     """Bars: a router's CPT(50%) per task class, the share of calls it sends to the strong
     model to recover half the quality gap; a dashed line marks ``random_share``, what a
     router picking at random needs for the same half (omitted when None)."""
+    _validate.sequence("classes", classes, of=str, what="task class names")
+    _checks.probabilities("shares", shares, length=len(classes), per="class")
+    _validate.text("title", title)
+    if random_share is not None:
+        _validate.probability("random_share", random_share)
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     bars = ax.bar(classes, shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):

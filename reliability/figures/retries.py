@@ -21,10 +21,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
+from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
-from .chain import interval_text, plot_decay
+from .chain import _decay, interval_text, plot_decay
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
            "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer"]
@@ -34,6 +35,27 @@ __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
 _CEILING_STYLE = {"color": PALETTE["purple"], "lw": 9, "alpha": 0.35,
                   "solid_capstyle": "butt", "zorder": 1}
 
+#: What :func:`sweep` returns, one array per name (and :func:`plot_attempts` draws).
+_SWEEP_KEYS = ("closed", "rate", "low", "high", "closed_attempts", "mean_attempts",
+               "attempts_low", "attempts_high")
+
+#: What each :func:`attempt_cost` result holds (and :func:`cost_frame` prints).
+_COST_KEYS = ("runs", "closed", "no_stop", "simulated", "low", "high", "se", "gap_in_se")
+
+
+def _sweep_table(name: str, table, rows: int) -> dict:
+    _checks.columns(name, table, _SWEEP_KEYS, what="sweep result")
+    if not all(np.ndim(table[k]) == 1 and len(table[k]) == rows for k in _SWEEP_KEYS):
+        raise ValueError(f"{name} must be sweep's result with one row per attempts value "
+                         f"({rows})")
+    return table
+
+
+def _workflow(name: str, value) -> Workflow:
+    if not isinstance(value, Workflow):
+        raise ValueError(f"{name} must be a reliability.Workflow, got {value!r}")
+    return value
+
 
 def ceiling(workflow: Workflow) -> float:
     r"""Success with unlimited attempts: :math:`\lim_{A\to\infty} (a S_A)^n = (a/(a+b))^n`.
@@ -42,8 +64,7 @@ def ceiling(workflow: Workflow) -> float:
     an accepted answer, which is right with probability :math:`a/(a+b)`. When nothing is
     ever accepted (:math:`a + b = 0`) no run can succeed and the ceiling is 0.
     """
-    if not isinstance(workflow, Workflow):
-        raise ValueError(f"workflow must be a reliability.Workflow, got {workflow!r}")
+    _workflow("workflow", workflow)
     accepted = workflow.a + workflow.b
     if accepted == 0.0:
         return 0.0
@@ -61,9 +82,10 @@ def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.9
     (SE = 0, e.g. no attempt ever fails, or every one does) a gap is 0 if the two agree
     and infinite if they do not.
     """
-    if not isinstance(workflow, Workflow):
-        raise ValueError(f"workflow must be a reliability.Workflow, got {workflow!r}")
+    _workflow("workflow", workflow)
     runs = _validate.whole("runs", runs, minimum=2)
+    _validate.seed(seed)
+    _validate.confidence(confidence)
     sim = workflow.simulate(runs=runs, seed=seed)
     mean, se, low, high = _mean_interval(sim, z_value(confidence))
     closed, no_stop = workflow.expected_attempts(), workflow.S_A * workflow.steps
@@ -97,11 +119,13 @@ def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
     normal interval ``attempts_low``/``attempts_high``. Workflow ``k`` is simulated with
     seed ``seed + k``, so the table is reproducible row by row.
     """
+    _checks.iterable("workflows", workflows, what="reliability.Workflow")
     workflows = list(workflows)
     if not workflows or not all(isinstance(w, Workflow) for w in workflows):
         raise ValueError("workflows must be a non-empty list of reliability.Workflow")
     runs = _validate.whole("runs", runs, minimum=2)
     seed = _validate.whole("seed", seed, minimum=0)
+    _validate.confidence(confidence)
     z = z_value(confidence)
     rows = []
     for k, wf in enumerate(workflows):
@@ -121,8 +145,9 @@ def cost_frame(costs) -> "pd.DataFrame":
     interval and standard error, and its gap from the closed form in standard errors."""
     import pandas as pd
 
+    _checks.iterable("costs", costs, what="attempt_cost results")
     costs = list(costs)
-    if not costs or not all(isinstance(c, dict) and "closed" in c for c in costs):
+    if not costs or not all(isinstance(c, dict) and set(_COST_KEYS) <= set(c) for c in costs):
         raise ValueError("costs must be a non-empty list of attempt_cost results")
     return pd.DataFrame({
         "runs": [f"{c['runs']:,}" for c in costs],
@@ -141,8 +166,9 @@ def sweep_frame(attempts, table) -> "pd.DataFrame":
     import pandas as pd
 
     attempts = _validate.whole_array("attempts", attempts, minimum=1)
-    if not isinstance(table, dict) or len(table.get("closed", ())) != len(attempts):
-        raise ValueError("table must be sweep's result with one row per attempts value")
+    if attempts.ndim != 1:
+        raise ValueError(f"attempts must be a list of whole numbers >= 1, got {attempts!r}")
+    _sweep_table("table", table, len(attempts))
     share, mean = "success", "attempts per run"
     return pd.DataFrame({
         ("", "attempts A"): [f"{a}" for a in attempts],
@@ -160,6 +186,10 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
     """Top: success against attempts per step (line: closed form; dots: simulated with
     95 % Wilson bars; pale band: the ceiling). Bottom: attempts per run, same convention.
     Stacked, so the figure stays 7 inches wide and legible in a phone's column."""
+    _checks.array("attempts", attempts, kind="whole", minimum=1)
+    _sweep_table("table", table, len(attempts))
+    _validate.probability("ceiling_value", ceiling_value)
+    _validate.text("title", title)
     attempts = np.asarray(attempts)
     fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 7.5))
     left.axhline(ceiling_value, **_CEILING_STYLE,
@@ -193,6 +223,15 @@ def plot_steps(table, ceilings: dict, *, title: str):
     """Success against chain length (reusing the chain-decay figure), plus one pale
     closed-form band per entry of ``ceilings`` (``{label: (lengths, values)}``), drawn
     behind the lines so a line that reaches the ceiling shows inside it."""
+    _decay("table", table)
+    _checks.keyed("ceilings", ceilings, what="label -> (lengths, values)", minimum=0)
+    for pair in ceilings.values():
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise ValueError(f"ceilings must map each label to a pair (lengths, values), "
+                             f"got {pair!r}")
+        _checks.array("ceilings", pair[0])
+        _checks.array("ceilings", pair[1], length=len(pair[0]), per="length")
+    _validate.text("title", title)
     fig = plot_decay(table, title=title)
     ax = fig.axes[0]
     for label, (lengths, values) in ceilings.items():
@@ -205,6 +244,16 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
     """One scrubber frame: success against chain length for ``attempts`` attempts per step
     (line: closed form; dots: ``table[attempts]`` simulated with 95 % Wilson bars), beside
     one attempt and the unlimited-attempts ceiling."""
+    _checks.figure("fig", fig)
+    _validate.whole("attempts", attempts, minimum=1)
+    _workflow("base", base)
+    _checks.array("lengths", lengths, kind="whole", minimum=1)
+    _checks.keyed("table", table, what="decay_table rows by attempts")
+    if attempts not in table:
+        raise ValueError(f"table must hold a row for attempts={attempts!r}, "
+                         f"has {list(table)}")
+    _checks.columns("table", table[attempts], ("rate", "low", "high"),
+                    what="decay_table row")
     lengths = np.asarray(lengths)
     wf = replace(base, attempts=attempts)
     grid = np.arange(1, lengths.max() + 1)

@@ -7,11 +7,18 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
+from .. import _validate
 from ..notebook import PALETTE
-from ..selfconditioning import SelfConditioning
+from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
                               loop_accuracy, simulate_loop)
 from ..stats import newcombe_interval, wilson_interval
+from . import _checks
+
+__all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
+           "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
+           "styled_changes", "rounds_frame", "plot_rounds", "draw_recall_frame",
+           "conditioning_frame", "plot_conditioning"]
 
 _COLUMNS = {"Standard Prompting": "before", "Self-Correct (round 1)": "round 1",
             "Self-Correct (round 2)": "round 2", "Self-Correct (Oracle)": "with oracle"}
@@ -20,6 +27,7 @@ _COLUMNS = {"Standard Prompting": "before", "Self-Correct (round 1)": "round 1",
 def round_table(huang: pd.DataFrame) -> pd.DataFrame:
     """Huang et al.'s rows pivoted to one row per model and benchmark, with the change
     each round makes (percentage points) beside the accuracies."""
+    _checks.frame("huang", huang, ("model", "setting", "condition", "value"))
     wide = (huang.assign(column=huang["condition"].map(_COLUMNS))
             .pivot_table(index=["model", "setting"], columns="column", values="value",
                          aggfunc="first")[list(_COLUMNS.values())])
@@ -37,6 +45,7 @@ def round_table(huang: pd.DataFrame) -> pd.DataFrame:
 def even_percent_axis(axis) -> None:
     """Ticks at even steps (1, 2 or 5 times a power of ten) labelled as percentages, so a
     share axis never reads 98, 95, 92, 90 from rounding ticks 2.5 points apart."""
+    _checks.axis("axis", axis)
     axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
 
     def label(value, _):
@@ -54,6 +63,10 @@ _FATE_LABELS = {"unchanged": "answer unchanged", "right_to_wrong": "right, then 
 def fates_table(fates: pd.Series, questions: int) -> pd.DataFrame:
     """The published fates (shares of all ``questions``) with 95 % Wilson intervals, from
     the counts the rounded shares imply."""
+    if not isinstance(fates, pd.Series):
+        raise ValueError(f"fates must be a pandas Series of shares by fate, got {fates!r}")
+    _checks.probabilities("fates", fates.to_numpy())
+    _validate.whole("questions", questions, minimum=1)
     counts = np.round(fates.to_numpy() * questions).astype(int)
     low, high = wilson_interval(counts, questions)
     return pd.DataFrame({"fate after two rounds": [_FATE_LABELS.get(k, k) for k in fates.index],
@@ -64,6 +77,10 @@ def fates_table(fates: pd.Series, questions: int) -> pd.DataFrame:
 def trajectory_fits(table: pd.DataFrame) -> pd.DataFrame:
     """Per-round rates fitted to each row's published trajectory (before, round 1,
     round 2); empty where no two-state chain passes through the three points."""
+    _checks.frame("table", table, ("before", "round 1", "round 2"))
+    if table.index.nlevels != 2:
+        raise ValueError("table must be round_table's result, indexed by model and "
+                         f"benchmark, got {table!r}")
     rows = []
     for (model, benchmark), r in table.iterrows():
         try:
@@ -79,6 +96,9 @@ def trajectory_fits(table: pd.DataFrame) -> pd.DataFrame:
 def two_fits(fates_fit: Revision, rounds_fit: Revision, initial: float) -> pd.DataFrame:
     """What each fit of the same row predicts: its rates, round 1, and the two-round
     flips (shares of all questions)."""
+    _validate.instance("fates_fit", fates_fit, Revision)
+    _validate.instance("rounds_fit", rounds_fit, Revision)
+    _validate.probability("initial", initial)
     rows = {}
     for label, fit in (("from the fates", fates_fit), ("from the trajectory", rounds_fit)):
         flips = fit.fates(initial, 2)
@@ -89,11 +109,30 @@ def two_fits(fates_fit: Revision, rounds_fit: Revision, initial: float) -> pd.Da
     return pd.DataFrame(rows).T.rename_axis("fit").reset_index()
 
 
+#: What :func:`rounds_frame` holds per loop (and :func:`plot_rounds` draws).
+_ROUNDS_KEYS = ("round", "closed", "rate", "low", "high")
+
+
+def _loop_inputs(revision, initial, rounds, arbiters) -> None:
+    _validate.instance("revision", revision, Revision)
+    _validate.probability("initial", initial)
+    _validate.whole("rounds", rounds, minimum=0, maximum=_validate.MAX_LOOP)
+    _checks.of_kind("arbiters", arbiters, (Arbiter, type(None)),
+                    what="Arbiter (or None for intrinsic revision) by label")
+
+
 def loop_table(revision: Revision, initial: float, rounds: int, arbiters: dict,
                frame: dict | None = None, *, label: str = "loop") -> pd.DataFrame:
     """Closed-form accuracy after ``rounds`` rounds and the revision calls spent, per loop;
     with ``frame`` (from :func:`rounds_frame`) also the simulated accuracy after the last
     round and its 95 % Wilson interval."""
+    _loop_inputs(revision, initial, rounds, arbiters)
+    if frame is not None:
+        _checks.table("frame", frame, _ROUNDS_KEYS, what="rounds_frame's result")
+        if not set(arbiters) <= set(frame):
+            raise ValueError(f"frame must hold a row for every loop in arbiters "
+                             f"({list(arbiters)}), has {list(frame)}")
+    _validate.text("label", label)
     rows = []
     for name, arbiter in arbiters.items():
         row = {label: name,
@@ -109,12 +148,17 @@ def loop_table(revision: Revision, initial: float, rounds: int, arbiters: dict,
 
 def blank_nan(form: str, blank: str = ""):
     """A table cell formatter: ``form`` for numbers, ``blank`` where there is none."""
+    _validate.text("form", form)
+    _validate.text("blank", blank)
     return lambda value: blank if pd.isna(value) else form.format(value)
 
 
 def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:
     """First step after a restart, simulated (95 % Wilson intervals), beside the run that
     never crashed (closed form, no interval)."""
+    _validate.instance("resumed", resumed, TrajectorySimulation)
+    _validate.instance("rebuilt", rebuilt, TrajectorySimulation)
+    _validate.probability("never_crashed", never_crashed)
     right = np.array([sim.runs - sim.errors[:, 0].sum() for sim in (resumed, rebuilt)])
     runs = np.array([resumed.runs, rebuilt.runs])
     low, high = wilson_interval(right, runs)
@@ -129,6 +173,8 @@ def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:
 def restart_difference(resumed, rebuilt) -> tuple[float, float, float]:
     """Accuracy of the first step after the restart, resumed minus rebuilt, with its
     95 % Newcombe interval (the two simulations must use different seeds)."""
+    _validate.instance("resumed", resumed, TrajectorySimulation)
+    _validate.instance("rebuilt", rebuilt, TrajectorySimulation)
     right = [int(sim.runs - sim.errors[:, 0].sum()) for sim in (resumed, rebuilt)]
     low, high = newcombe_interval(right[0], resumed.runs, right[1], rebuilt.runs)
     return right[0] / resumed.runs - right[1] / rebuilt.runs, float(low), float(high)
@@ -136,6 +182,7 @@ def restart_difference(resumed, rebuilt) -> tuple[float, float, float]:
 
 def refine_table(refine: pd.DataFrame) -> pd.DataFrame:
     """The CommonGen-Hard rows, with who reported each and the change within a paper."""
+    _checks.frame("refine", refine, ("paper", "condition", "value"))
     out = refine.assign(**{"reported by": refine["paper"].str.split(" 20").str[0]})
     same_paper = out["paper"].eq(out["paper"].shift())
     out["change"] = out["value"].diff().where(same_paper)
@@ -154,6 +201,9 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
     """HTML for ``table`` with every ``change`` column coloured by sign (blue up,
     vermillion down) and signed. The id is fixed by ``name`` so the HTML is identical on
     every run."""
+    _checks.frame("table", table)
+    _validate.text("name", name)
+    _validate.whole("digits", digits, minimum=0, maximum=20)
     changes = [c for c in table.columns if str(c).startswith("change")]
     styler = (table.style.set_uuid(name)
               .format(f"{{:.{digits}f}}", na_rep="",
@@ -166,6 +216,9 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
 def rounds_frame(revision: Revision, initial: float, rounds: int, arbiters: dict, *,
                  questions: int, seed: int) -> dict:
     """Closed form and simulated accuracy (95 % Wilson bounds) per loop, rounds 0..k."""
+    _loop_inputs(revision, initial, rounds, arbiters)
+    _validate.whole("questions", questions, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     ks = np.arange(rounds + 1)
     out = {}
     for i, (label, arbiter) in enumerate(arbiters.items()):
@@ -187,6 +240,8 @@ def _legend_below(ax, **kwargs):
 
 def plot_rounds(frame: dict, *, title: str):
     """Lines: closed forms. Dots with bars: simulated accuracy and its 95 % interval."""
+    _checks.table("frame", frame, _ROUNDS_KEYS, what="rounds_frame's result")
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 5.2))
     for colour, (label, t) in zip(_LOOP_COLOURS, frame.items()):
         ax.plot(t["round"], t["closed"], color=colour, label=label)
@@ -202,6 +257,12 @@ def plot_rounds(frame: dict, *, title: str):
 def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
                       rounds: int, false_reject: float):
     """One scrubber frame: intrinsic, an arbiter of this recall, and the oracle."""
+    _checks.figure("fig", fig)
+    _validate.probability("recall", recall)
+    _validate.instance("revision", revision, Revision)
+    _validate.probability("initial", initial)
+    _validate.whole("rounds", rounds, minimum=0, maximum=_validate.MAX_LOOP)
+    _validate.probability("false_reject", false_reject)
     ax = fig.add_subplot()
     ks = np.arange(rounds + 1)
     loops = {"intrinsic revision": None,
@@ -223,6 +284,10 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
 def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs: int,
                        seed: int) -> dict:
     """Expected and simulated per-step accuracy (95 % Wilson bounds) for each model."""
+    _checks.of_kind("models", models, SelfConditioning, what="SelfConditioning by label")
+    _validate.whole("steps", steps, minimum=1)
+    _validate.whole("runs", runs, minimum=1)
+    _validate.whole("seed", seed, minimum=0)
     out = {}
     for i, (label, model) in enumerate(models.items()):
         sim = model.simulate(steps, runs=runs, seed=seed + i)
@@ -236,6 +301,10 @@ def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs:
 def plot_conditioning(frame: dict, *, title: str, every: int = 10):
     """Per-step accuracy along the trajectory: closed-form lines, simulated dots with
     95 % intervals (every ``every``-th step, to keep them legible), dashed long-run level."""
+    _checks.table("frame", frame, ("step", "closed", "rate", "low", "high", "floor"),
+                  what="conditioning_frame's result")
+    _validate.text("title", title)
+    _validate.whole("every", every, minimum=1)
     fig, ax = plt.subplots(figsize=(7.0, 5.2))
     for colour, (label, t) in zip([PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"]],
                                   frame.items()):

@@ -39,7 +39,8 @@ from . import _validate
 from .stats import pass_at_k, pass_hat_k, z_value
 
 __all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
-           "standard_error_bound", "extrapolate", "estimator_variance", "half_width", "plan",
+           "standard_error_bound", "extrapolate", "extrapolation_table",
+           "extrapolation_summary", "estimator_variance", "half_width", "plan",
            "published_table"]
 
 
@@ -473,6 +474,63 @@ def extrapolate(values, k: int = 8, *, tasks: int | None = None, rounding: float
         sampling = moment_bounds(values, k, tolerance=tolerance)
     return {"fit": fit, "fitted": fit.mix.pass_hat(k),
             "rounding": moment_bounds(values, k, tolerance=rounding), "sampling": sampling}
+
+
+def extrapolation_table(board, k: int = 8, *, tasks=None):
+    """:func:`extrapolate` for every (setting, model) of a published table.
+
+    ``board`` is a frame with the columns ``setting``, ``model``, ``k`` and ``fraction``
+    (:func:`published_table` adds the last two), one row per published pass^k, and for
+    each (setting, model) the k run 1, 2, ... without a gap. ``tasks`` maps a setting to its
+    task count; settings with one also get the two-standard-error band. Returns one row
+    per (setting, model) with its published ``values``, the :class:`Fit` ``fit``,
+    ``pass^1``, ``fit misses by``, ``fitted pass^k``, ``band (rounding)`` and
+    ``band (2 SE)`` (a (low, high) pair, or None without a task count).
+    """
+    import pandas as pd
+
+    _validate.instance("board", board, pd.DataFrame)
+    missing = {"setting", "model", "k", "fraction"} - set(board.columns)
+    if missing:
+        raise ValueError(f"board lacks the columns {sorted(missing)}")
+    if board.empty:
+        raise ValueError("board must hold at least one published pass^k row, got none")
+    k = _validate.whole("k", k, minimum=1)
+    tasks = {} if tasks is None else tasks
+    if not isinstance(tasks, dict):
+        raise ValueError(f"tasks must be None or a dict of task counts by setting, "
+                         f"got {tasks!r}")
+    rows = []
+    for (setting, model), group in board.sort_values("k").groupby(["setting", "model"]):
+        published = group["k"].to_numpy()
+        if not np.array_equal(published, np.arange(1, published.size + 1)):
+            raise ValueError(f"board's k for {model} on {setting} must run 1, 2, ... "
+                             f"without a gap, got {published.tolist()}")
+        values = group["fraction"].to_numpy(dtype=float)
+        out = extrapolate(values, k, tasks=tasks.get(setting))
+        rows.append({"setting": setting, "model": model, "values": values,
+                     "fit": out["fit"], "pass^1": float(values[0]),
+                     "fit misses by": out["fit"].largest_miss,
+                     f"fitted pass^{k}": out["fitted"], "band (rounding)": out["rounding"],
+                     "band (2 SE)": out["sampling"]})
+    return pd.DataFrame(rows)
+
+
+def extrapolation_summary(frame):
+    """:func:`extrapolation_table`'s result as a table to read: the fit's family by name
+    and each band written "low to high" (or "no task count")."""
+    import pandas as pd
+
+    _validate.instance("frame", frame, pd.DataFrame)
+    if "fit" not in frame.columns or "values" not in frame.columns:
+        raise ValueError("frame must be a result of extrapolation_table (it lacks the "
+                         "fit or values column)")
+    shown = frame.drop(columns=["values"]).copy()
+    shown["fit"] = [fit.family for fit in frame["fit"]]
+    for column in ("band (rounding)", "band (2 SE)"):
+        shown[column] = [f"{b[0]:.3f} to {b[1]:.3f}" if b is not None else "no task count"
+                         for b in shown[column]]
+    return shown
 
 
 # --- planning an evaluation -------------------------------------------------------------

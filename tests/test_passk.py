@@ -13,9 +13,10 @@ from scipy import integrate
 from scipy.stats import beta as beta_dist
 
 from reliability import stats
-from reliability.passk import (TaskMix, curves, estimator_variance, extrapolate, fit_task_mix,
-                               half_width,
-                               moment_bounds, plan, published_table, standard_error_bound)
+from reliability.passk import (TaskMix, curves, estimator_variance, extrapolate,
+                               extrapolation_summary, extrapolation_table, fit_task_mix,
+                               half_width, moment_bounds, plan, published_table,
+                               standard_error_bound)
 
 
 # --- the estimators -----------------------------------------------------------------
@@ -276,3 +277,50 @@ def test_extrapolate_bands_nest_and_contain_the_truth():
     assert low - 1e-4 <= mix.pass_hat(8) <= high + 1e-4
     assert result["sampling"][0] <= low + 1e-9 and result["sampling"][1] >= high - 1e-9
     assert extrapolate(values, 8)["sampling"] is None
+
+
+def _board(mix, setting="retail", model="m"):
+    import pandas as pd
+
+    values = np.round(mix.pass_hat(np.arange(1, 5)), 3)
+    return pd.DataFrame({"setting": setting, "model": model, "k": [3, 1, 4, 2],
+                         "fraction": values[[2, 0, 3, 1]]})
+
+
+def test_extrapolation_table_matches_extrapolate_per_group_in_k_order():
+    import pandas as pd
+
+    first, second = TaskMix.beta(0.6, 1.0), TaskMix.beta(0.4, 20.0)
+    board = pd.concat([_board(first), _board(second, setting="airline", model="n")])
+    frame = extrapolation_table(board, 8, tasks={"retail": 115})
+    by = frame.set_index("setting")
+    direct = extrapolate(np.round(first.pass_hat(np.arange(1, 5)), 3), 8, tasks=115)
+    assert by.loc["retail", "band (rounding)"] == pytest.approx(direct["rounding"])
+    assert by.loc["retail", "band (2 SE)"] == pytest.approx(direct["sampling"])
+    assert by.loc["retail", "fitted pass^8"] == pytest.approx(direct["fitted"])
+    assert by.loc["retail", "pass^1"] == pytest.approx(round(first.pass_hat(1), 3))
+    assert by.loc["airline", "band (2 SE)"] is None
+    shown = extrapolation_summary(frame).set_index("setting")
+    assert shown.loc["airline", "band (2 SE)"] == "no task count"
+    low, high = direct["rounding"]
+    assert shown.loc["retail", "band (rounding)"] == f"{low:.3f} to {high:.3f}"
+    assert shown.loc["retail", "fit"] == direct["fit"].family
+    assert "values" not in shown.columns
+
+
+def test_extrapolation_table_refuses_bad_input():
+    import pandas as pd
+
+    board = _board(TaskMix.beta(0.6, 1.0))
+    with pytest.raises(ValueError, match="board"):
+        extrapolation_table(board.drop(columns="fraction"))
+    with pytest.raises(ValueError, match="board"):
+        extrapolation_table(board.iloc[0:0])
+    with pytest.raises(ValueError, match="without a gap"):
+        extrapolation_table(board[board.k != 2])
+    with pytest.raises(ValueError, match="tasks"):
+        extrapolation_table(board, tasks=115)
+    with pytest.raises(ValueError, match="k"):
+        extrapolation_table(board, 0)
+    with pytest.raises(ValueError, match="frame"):
+        extrapolation_summary(pd.DataFrame({"a": [1]}))

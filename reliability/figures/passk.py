@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 
 _MIX_COLOURS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["purple"])
+
+
+def _k_ticks(ax, ks) -> None:
+    """A tick at every k when they fit a phone's width, else whole-number ticks only."""
+    if len(ks) <= 12:
+        ax.set_xticks(ks)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
 
 
 def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: str = ""):
@@ -26,16 +35,17 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
         ax.plot(ks, mix.pass_hat(ks), "-", color=colour, label=f"{label}: pass^k")
         if k is not None:
             ax.plot([k, k], [mix.pass_hat(k), mix.pass_at(k)], "o", color=colour, ms=7)
-            parts.append(f"{label.split(':')[0]}: pass@{k} {mix.pass_at(k):.0%}, "
-                         f"pass^{k} {mix.pass_hat(k):.0%}")
+            parts.append(f"{label}: pass@{k} = {mix.pass_at(k):.0%}, "
+                         f"pass^{k} = {mix.pass_hat(k):.0%}")
     if k is not None:
         ax.axvline(k, color=PALETTE["grey"], lw=1)
-        # Two lines: the four values do not fit one line of the figure's width.
-        title = f"k = {k}\n" + ";  ".join(parts)
+        # One line per task mix: all four values on one line would not fit a phone.
+        title = "\n".join([f"k = {k} (model)", *parts])
     ax.set(xlabel="k (trials of the same task)", ylabel="share of tasks", ylim=(0, 1.02),
-           xticks=ks, title=title)
+           title=title)
+    _k_ticks(ax, ks)
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8, ncol=2, loc="center right")
+    ax.legend(ncol=2, loc="center right")
     fig.tight_layout()
     return ax
 
@@ -50,7 +60,7 @@ def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
 def plot_curves(result, mix=None, *, title: str):
     """Measured pass@k and pass^k with their bootstrap intervals; the model's closed forms
     as thin lines when ``mix`` is given."""
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     k = result.k
     for name, point, low, high, colour in (
             ("pass@k", result.pass_at, result.pass_at_low, result.pass_at_high,
@@ -63,9 +73,11 @@ def plot_curves(result, mix=None, *, title: str):
             closed = mix.pass_at(k) if name == "pass@k" else mix.pass_hat(k)
             ax.plot(k, closed, "-", lw=1, color=colour, label=f"{name}, closed form")
     ax.set(xlabel=f"k (of {result.trials} trials per task)",
-           ylabel=f"share of the {result.tasks} tasks", ylim=(0, 1.02), xticks=k, title=title)
+           ylabel=f"share of the {result.tasks} tasks", ylim=(0, 1.02), title=title)
+    _k_ticks(ax, k)
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8)
+    # Below the axes: inside, it would cover the interval bars.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     fig.tight_layout()
     return fig
 
@@ -75,7 +87,7 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
     kmax the band every mix allows (thick bar: within rounding; thin bar: within two
     standard errors). ``rows`` holds dicts with keys label, values, fit, rounding, sampling
     and optionally headline (a published pass^kmax)."""
-    fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 3.8), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 4.6), sharey=True, squeeze=False)
     ks = np.arange(1, kmax + 1)
     for ax, row in zip(axes[0], rows):
         values = np.asarray(row["values"])
@@ -91,7 +103,7 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
                     solid_capstyle="butt", label=f"pass^{kmax}: {name}")
         if row.get("headline") is not None:
             ax.plot(kmax + 0.35, row["headline"], "D", color=PALETTE["green"],
-                    label=f"paper's headline pass^{kmax}")
+                    label=f"paper's pass^{kmax} bound")
         ax.set(xlabel="k", title=row["label"], xticks=ks, ylim=(0, 1))
         percent_axis(ax.yaxis)
     axes[0][0].set_ylabel("pass^k (share of tasks)")
@@ -103,9 +115,9 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
                 labels.append(lab)
     handles.insert(0, axes[0][0].get_lines()[0])
     labels.insert(0, "fitted mix")
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8)
-    fig.suptitle(title, fontsize=12)
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=2)
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     return fig
 
 
@@ -120,18 +132,17 @@ def wilson_table(sizes, rate: float, confidence: float = 0.95):
 
 
 def plot_wilson(table, *, title: str):
-    """Interval bars of :func:`wilson_table`, one per case count, on a log axis of n."""
-    fig, ax = plt.subplots()
+    """Interval bars of :func:`wilson_table`, one row per case count, each row labelled
+    with its count and half-width (rows, not a log axis of n, so no labels can collide)."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.0))
     obs, low, high = table["observed"], table["low"], table["high"]
-    ax.errorbar(table["cases"], obs, yerr=[obs - low, high - obs], fmt="o", capsize=4,
-                color=PALETTE["blue"], label="observed score, 95% Wilson interval")
-    for n, lo, hi in zip(table["cases"], low, high):
-        ax.annotate(f"n = {n}: ±{(hi - lo) / 2:.0%}", (n, hi), textcoords="offset points",
-                    xytext=(4, 4), fontsize=9)
-    ax.set_xscale("log")
-    ax.set(xlabel="test cases behind the score (log scale)", ylabel="score", ylim=(0, 1.05),
-           title=title)
-    percent_axis(ax.yaxis)
-    ax.legend(fontsize=9, loc="lower right")
+    rows = np.arange(len(obs))
+    ax.errorbar(obs, rows, xerr=[obs - low, high - obs], fmt="o", capsize=4,
+                color=PALETTE["blue"])
+    ax.set_yticks(rows, [f"{n:,} cases: ±{50 * (hi - lo):.0f} pp"
+                         for n, lo, hi in zip(table["cases"], low, high)])
+    ax.set(xlabel="score (dot) and its 95% Wilson interval (bar)", xlim=(0, 1),
+           ylim=(len(obs) - 0.5, -0.5), title=title)
+    percent_axis(ax.xaxis)
     fig.tight_layout()
     return fig

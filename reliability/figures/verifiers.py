@@ -22,6 +22,7 @@ __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
            "plot_tradeoff_lines", "draw_recall_frame"]
 
 _ENDINGS = ("success", "wrong", "gave_up")
+_LABEL_BOX = dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85)
 
 
 def _workflow(base):
@@ -68,7 +69,8 @@ def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
 def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     """Two contour maps over (false rejection, recall): success (left), attempts per run
     (right), closed forms; ``mark`` is drawn as a point on both."""
-    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), sharey=True)
+    # Stacked, not side by side: two maps abreast would shrink their text on a phone.
+    fig, axes = plt.subplots(2, 1, figsize=(7.0, 8.5))
     x, y = grid["false_reject"], grid["recall"]
     # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range,
     # or one band around their value when every verifier costs the same (say error = 1).
@@ -82,20 +84,19 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         filled = ax.contourf(x, y, grid[key], levels=levels, cmap=cmap)
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
-        ax.clabel(lines, fmt=lambda v, f=fmt: f.format(v), fontsize=8)
+        # Dark text on a pale box: readable on the darkest and the lightest fill alike.
+        for text in ax.clabel(lines, fmt=lambda v, f=fmt: f.format(v), colors="black"):
+            text.set_bbox(_LABEL_BOX)
         fig.colorbar(filled, ax=ax, label=label,
                      format=plt.FuncFormatter(lambda v, _, f=fmt: f.format(v)))
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
-        # Label the mark on the side that stays inside the map.
-        right = mark.false_reject > (x.min() + x.max()) / 2
-        ax.annotate(f"d = {mark.recall:g}, f = {mark.false_reject:g}",
-                    (mark.false_reject, mark.recall), xytext=(-8 if right else 8, -14),
-                    ha="right" if right else "left", textcoords="offset points",
-                    fontsize=8, color="black")
-        ax.set(xlabel="false rejection f (share of right answers rejected)")
+        # The mark is named in the panel title: a label on the map would collide with
+        # the contour labels somewhere in the parameter range.
+        ax.set_title(f"{label}; red dot: d = {mark.recall:g}, f = {mark.false_reject:g}")
+        ax.set(xlabel="false rejection f (share of right answers rejected)",
+               ylabel="recall d (share of wrong\nanswers caught)")
         ax.grid(False)
-    axes[0].set_ylabel("recall d (share of wrong answers caught)")
-    fig.suptitle(title, fontsize=12)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig
 
@@ -121,7 +122,8 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     false_rejects = np.asarray(false_rejects, dtype=float)
     dense = np.linspace(0.0, false_rejects.max(), 61)
     colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2))
+    # Stacked, not side by side, so the text stays large enough on a phone.
+    fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 8.0))
     for colour, (d, table) in zip(colours, tables.items()):
         closed = [replace(base, verifier=Verifier(d, float(f))) for f in dense]
         for ax, line, key, low, high in (
@@ -135,12 +137,13 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     left.axhline(base.success(), color=PALETTE["grey"], ls="--", label="no verifier")
     right.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
                   label="no verifier")
-    left.set(xlabel="false rejection f", ylabel="share of runs that succeed", ylim=(0, 1.02))
+    left.set(xlabel="false rejection f", ylabel="share of runs\nthat succeed",
+             ylim=(0, 1.02))
     percent_axis(left.yaxis)
-    right.set(xlabel="false rejection f", ylabel="attempts per run (mean)")
-    left.legend(fontsize=8, loc="lower left")
-    right.legend(fontsize=8, loc="upper left")
-    fig.suptitle(title, fontsize=12)
+    right.set(xlabel="false rejection f", ylabel="attempts per run\n(mean)")
+    # One legend: both panels use the same colours, and the lower one has no free corner.
+    left.legend(loc="lower left", ncol=2)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig
 
@@ -165,7 +168,8 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
                 label="simulated, 95% interval")
     ten, thirty = replace(wf, steps=10).success(), replace(wf, steps=30).success()
     ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
-           title=f"Recall d = {recall:.1f}: ten steps succeed {ten:.1%}, thirty {thirty:.1%}")
+           title=f"Recall d = {recall:.1f} (model): ten steps succeed {ten:.0%}, "
+                 f"thirty {thirty:.0%}")
     percent_axis(ax.yaxis)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(loc="lower left")
     fig.tight_layout()

@@ -75,6 +75,11 @@ def _held_dicts(tree) -> set[str]:
                 node.targets[0], ast.Name) and "continuous_update" in ast.unparse(node.value):
             if isinstance(node.value, ast.Call) and _holds_until_released(node.value, set()):
                 names.add(node.targets[0].id)
+            if isinstance(node.value, ast.Dict) and any(
+                    isinstance(k, ast.Constant) and k.value == "continuous_update"
+                    and isinstance(v, ast.Constant) and v.value is False
+                    for k, v in zip(node.value.keys, node.value.values)):
+                names.add(node.targets[0].id)
     return names
 
 

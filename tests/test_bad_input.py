@@ -168,6 +168,9 @@ def _lax_number(value):
 SC = selfconditioning.SelfConditioning
 REV = selfcorrection.Revision(0.1, 0.2)
 MIX = passk.TaskMix.beta(0.6, 4.0)
+_BOARD = __import__("pandas").DataFrame({
+    "setting": ["retail"] * 3, "model": ["m"] * 3, "k": [1, 2, 3],
+    "fraction": [float(v) for v in MIX.pass_hat([1, 2, 3])]})
 # figure modules: small valid inputs, built as the chapters build them
 _LOG = workflow.Workflow(steps=3).simulate(runs=3, seed=0, log_runs=3).log
 _DECAY = fig_chain.decay_table({"a": W(steps=2)}, [1, 2], runs=3, seed=0)
@@ -246,6 +249,10 @@ REGISTRY = {
                                                              confidence=0.9), arrays=("trials",)),
     "reliability.passk.published_table": Entry(lambda: passk.published_table, dict(
         table=__import__("reliability.datasets").datasets.load("tau_bench"))),
+    "reliability.passk.extrapolation_table": Entry(lambda: passk.extrapolation_table, dict(
+        board=_BOARD, k=8, tasks={"retail": 115}), ok={"tasks": [None]}),
+    "reliability.passk.extrapolation_summary": Entry(lambda: passk.extrapolation_summary, dict(
+        frame=passk.extrapolation_table(_BOARD, 8))),
     # selfconditioning
     "reliability.selfconditioning.SelfConditioning": Entry(lambda: SC, dict(
         base_error=0.02, gain=0.5, clean_context=3, window=4), ok={"window": [None]}),

@@ -96,3 +96,20 @@ def test_explorer_sliders_update_when_let_go(path):
                    and ast.unparse(n.func).endswith("Slider")]
         loose = [ast.unparse(n)[:60] for n in sliders if not _holds_until_released(n, held)]
         assert not loose, f"sliders that redraw while dragged: {loose}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_every_stored_figure_and_animation_has_alt_text_in_its_cell(path):
+    """myst-nb (figures) and book/_ext/reader_pages.py (jshtml animations) take a cell's
+    alt text from ``metadata.mystnb.image.alt``; a cell without it puts an image on the
+    page that a screen reader cannot describe. The browser test finds this too, later."""
+    missing = []
+    for i, cell in enumerate(_code_cells(path)):
+        stored = json.dumps(cell.get("outputs", []))
+        if "image/png" not in stored and "_anim_img" not in stored:
+            continue
+        mystnb = cell.get("metadata", {}).get("mystnb", {})
+        alt = mystnb.get("image", {}).get("alt") or mystnb.get("figure", {}).get("alt")
+        if not (alt or "").strip():
+            missing.append(i)
+    assert not missing, f"code cells (index) with a figure but no alt text: {missing}"

@@ -35,12 +35,15 @@ from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
 from reliability.figures import formattax as fig_formattax
 from reliability.figures import ladder as fig_ladder
+from reliability.figures import passk as fig_passk
+from reliability import live
 from reliability.figures import retries as fig_retries
 from reliability.figures import selfcorrection as fig_selfcorrection
 
-# These three figure modules are not swept yet (they are being reworked); they are
-# exercised by every chapter run and its figure audit (tests/test_notebooks.py).
-NOT_SWEPT = {"reliability.figures.verifiers", "reliability.figures.passk",
+# reliability._validate is the checking itself, which this sweep exercises. Figure modules
+# listed beside it are not swept yet; every chapter run and its figure audit exercise them
+# (tests/test_notebooks.py).
+NOT_SWEPT = {"reliability.figures.verifiers",
              "reliability.figures.lab", "reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
 #: Packages with no API of their own whose modules are swept: one module per chapter topic.
@@ -168,6 +171,12 @@ def _lax_number(value):
 SC = selfconditioning.SelfConditioning
 REV = selfcorrection.Revision(0.1, 0.2)
 MIX = passk.TaskMix.beta(0.6, 4.0)
+_FIT = passk.fit_task_mix([0.6, 0.45, 0.38])
+_CONTROL = live.Control("a", "a value", (0.1, 0.2), 0.1, ".0%")
+_SERIES = live.Series("s", lambda a: {"x": [1], "y": [a]}, depends=("a",))
+_WORDS = live.Words("a = {a}, b = {b}", lambda a: {"b": f"{a:.2f}"}, depends=("a",))
+_LIVE = live.Explorer(name="t", controls=(_CONTROL,), series=(_SERIES,), words=_WORDS,
+                      x_label="x", y_label="y", alt="a", source=("t.f", {"n": 1}))
 _BOARD = __import__("pandas").DataFrame({
     "setting": ["retail"] * 3, "model": ["m"] * 3, "k": [1, 2, 3],
     "fraction": [float(v) for v in MIX.pass_hat([1, 2, 3])]})
@@ -605,6 +614,40 @@ REGISTRY = {
         log=_LOG, steps=3, title="t", states={"ok": "right"}), ok={"states": [None]}),
     "reliability.figures.chain.plot_explorer": Entry(lambda: _closing(fig_chain.plot_explorer), dict(
         error=0.05, silent=0.03, longest=5)),
+    # live
+    "reliability.live.Control": Entry(lambda: live.Control, dict(
+        name="a", label="a value", values=(0.1, 0.2), default=0.1, format=".0%")),
+    "reliability.live.Control.shown": Entry(lambda: _CONTROL.shown, dict(value=0.2)),
+    "reliability.live.Series": Entry(lambda: live.Series, dict(
+        label="s", draw=lambda a: {"x": [1], "y": [a]}, depends=("a",), kind="points",
+        colour="orange", dashed=False)),
+    "reliability.live.Words": Entry(lambda: live.Words, dict(
+        template="{a}", fill=lambda a: {}, depends=("a",))),
+    "reliability.live.Explorer": Entry(lambda: live.Explorer, dict(
+        name="t", controls=(_CONTROL,), series=(_SERIES,), words=_WORDS, x_label="x",
+        y_label="y", alt="a", title="t", x_percent=False, y_percent=True, x_range=(0, 1),
+        y_range=(0, 1), source=("t.f", {"n": 1})),
+        ok={"x_range": [None], "y_range": [None], "source": [None]}),
+    "reliability.live.Explorer.sentence": Entry(lambda: _LIVE.sentence, dict(a=0.2)),
+    "reliability.live.Explorer.data": Entry(lambda: _LIVE.data, dict()),
+    "reliability.live.Explorer.html": Entry(lambda: _LIVE.html, dict()),
+    "reliability.figures.chain.live_decay": Entry(lambda: fig_chain.live_decay, dict(
+        runs=5, seed=0, p=0.9, n=3)),
+    # figures.passk
+    "reliability.figures.passk.draw_mixes": Entry(lambda: _closing(fig_passk.draw_mixes), dict(
+        fig=_CANVAS, mixes={"a": MIX}, kmax=3, k=2, title="t"), ok={"k": [None]}),
+    "reliability.figures.passk.plot_mixes": Entry(lambda: _closing(fig_passk.plot_mixes), dict(
+        mixes={"a": MIX}, kmax=3, title="t")),
+    "reliability.figures.passk.plot_curves": Entry(lambda: _closing(fig_passk.plot_curves), dict(
+        result=_CURVES, mix=MIX, title="t"), ok={"mix": [None]}),
+    "reliability.figures.passk.plot_extrapolation": Entry(
+        lambda: _closing(fig_passk.plot_extrapolation), dict(rows=[dict(
+            label="m", values=[0.6, 0.45, 0.38], fit=_FIT, rounding=(0.2, 0.3),
+            sampling=None, headline=0.25)], kmax=4, title="t")),
+    "reliability.figures.passk.wilson_table": Entry(lambda: fig_passk.wilson_table, dict(
+        sizes=[16, 50], rate=0.6, confidence=0.95)),
+    "reliability.figures.passk.plot_wilson": Entry(lambda: _closing(fig_passk.plot_wilson), dict(
+        table=fig_passk.wilson_table([16, 50], 0.6), title="t")),
     # figures.retries
     "reliability.figures.retries.ceiling": Entry(lambda: fig_retries.ceiling, dict(workflow=W())),
     "reliability.figures.retries.attempt_cost": Entry(lambda: fig_retries.attempt_cost, dict(

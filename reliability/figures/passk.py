@@ -7,10 +7,27 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from .. import _validate
+from . import _checks
 from ..notebook import PALETTE, percent_axis
+from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 
+__all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
+           "plot_wilson"]
+
+#: The largest k a figure draws: a tick and a point per k must stay legible.
+MAX_K = 200
+
 _MIX_COLOURS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["purple"])
+
+
+def _mixes(mixes) -> dict:
+    _checks.of_kind("mixes", mixes, TaskMix, what="reliability.passk.TaskMix by label")
+    if len(mixes) > len(_MIX_COLOURS):
+        raise ValueError(f"mixes must hold 1 to {len(_MIX_COLOURS)} task mixes (one colour "
+                         f"each), got {len(mixes)}")
+    return mixes
 
 
 def _k_ticks(ax, ks) -> None:
@@ -27,6 +44,12 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
     With ``k`` given, that k is marked and its four values are put in the title, which is
     how :func:`reliability.notebook.scrubber` frames show which k the slider is on.
     """
+    _checks.figure("fig", fig)
+    _mixes(mixes)
+    kmax = _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
+    if k is not None:
+        k = _validate.whole("k", k, minimum=1, maximum=kmax)
+    _validate.text("title", title)
     ax = fig.add_subplot()
     ks = np.arange(1, kmax + 1)
     parts = []
@@ -52,6 +75,9 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
 
 def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
     """The static version of :func:`draw_mixes`; returns the figure."""
+    _mixes(mixes)
+    _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
+    _validate.text("title", title)
     fig = plt.figure()
     draw_mixes(fig, mixes, kmax=kmax, title=title)
     return fig
@@ -60,6 +86,9 @@ def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
 def plot_curves(result, mix=None, *, title: str):
     """Measured pass@k and pass^k with their bootstrap intervals; the model's closed forms
     as thin lines when ``mix`` is given."""
+    _validate.instance("result", result, PassCurves)
+    _validate.instance("mix", mix, TaskMix, optional=True)
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     k = result.k
     for name, point, low, high, colour in (
@@ -87,6 +116,9 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
     kmax the band every mix allows (thick bar: within rounding; thin bar: within two
     standard errors). ``rows`` holds dicts with keys label, values, fit, rounding, sampling
     and optionally headline (a published pass^kmax)."""
+    kmax = _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
+    _extrapolation_rows(rows, kmax)
+    _validate.text("title", title)
     fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 4.6), sharey=True, squeeze=False)
     ks = np.arange(1, kmax + 1)
     for ax, row in zip(axes[0], rows):
@@ -121,9 +153,43 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
     return fig
 
 
+def _band(name: str, band):
+    if band is None:
+        return
+    values = _checks.probabilities(name, band)
+    if len(values) != 2 or values[0] > values[1]:
+        raise ValueError(f"{name} must be None or a (low, high) pair in [0, 1] with "
+                         f"low <= high, got {band!r}")
+
+
+def _extrapolation_rows(rows, kmax: int) -> None:
+    """The rows :func:`plot_extrapolation` draws: 1 to 4 dicts, each with a label, the
+    published pass^1..K (K <= kmax), a :class:`~reliability.passk.Fit` and two bands."""
+    keys = ("label", "values", "fit", "rounding", "sampling")
+    if (isinstance(rows, (str, bytes, dict)) or not hasattr(rows, "__len__")
+            or not 1 <= len(rows) <= 4):
+        raise ValueError(f"rows must be a list of 1 to 4 panels (dicts with "
+                         f"{', '.join(keys)}), got {rows!r}")
+    for i, row in enumerate(rows):
+        _checks.columns(f"rows[{i}]", row, keys, what="panel dict")
+        _validate.text(f"rows[{i}]['label']", row["label"])
+        values = _checks.probabilities(f"rows[{i}]['values']", row["values"])
+        if not 1 <= len(values) <= kmax:
+            raise ValueError(f"rows[{i}]['values'] must hold pass^1 .. pass^K with "
+                             f"1 <= K <= kmax = {kmax}, got {len(values)} values")
+        _validate.instance(f"rows[{i}]['fit']", row["fit"], Fit)
+        _band(f"rows[{i}]['rounding']", row["rounding"])
+        _band(f"rows[{i}]['sampling']", row["sampling"])
+        if row.get("headline") is not None:
+            _validate.probability(f"rows[{i}]['headline']", row["headline"])
+
+
 def wilson_table(sizes, rate: float, confidence: float = 0.95):
     """For each case count: the smallest step a score can move (1/n), the observed rate
     nearest to ``rate`` that n cases can produce, and its Wilson interval."""
+    _checks.array("sizes", sizes, kind="whole", minimum=1)
+    _validate.probability("rate", rate)
+    _validate.confidence(confidence)
     sizes = np.asarray(sizes, dtype=int)
     successes = np.rint(rate * sizes).astype(int)
     low, high = wilson_interval(successes, sizes, confidence)
@@ -134,6 +200,9 @@ def wilson_table(sizes, rate: float, confidence: float = 0.95):
 def plot_wilson(table, *, title: str):
     """Interval bars of :func:`wilson_table`, one row per case count, each row labelled
     with its count and half-width (rows, not a log axis of n, so no labels can collide)."""
+    _checks.columns("table", table, ("cases", "observed", "low", "high"),
+                    what="wilson_table's result")
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     obs, low, high = table["observed"], table["low"], table["high"]
     rows = np.arange(len(obs))

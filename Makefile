@@ -82,7 +82,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/simulate.py
 	$(BIN)/python benchmarks/explorers.py
 	$(BIN)/python benchmarks/book_weight.py
-	$(BIN)/python benchmarks/book_weight.py
+	$(BIN)/python benchmarks/live_explorers.py
 
 clean:
 	rm -rf _build

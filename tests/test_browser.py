@@ -382,3 +382,116 @@ def test_chapter_animations_play_without_a_kernel(report):
         assert animation["played"] and animation["frame_moved"], f"{page}: Play: {animation}"
         assert animation["slider_moved"], f"{page}: slider: {animation}"
 
+
+
+# --- live explorers (reliability/live.py, book/_static/live.js) ---------------------------
+
+def _live_pages() -> list[str]:
+    """Chapters whose stored outputs hold a live explorer."""
+    return [page for page in CHAPTER_PAGES
+            # (the notebook's JSON escapes the quotes of the stored HTML)
+            if 'class=\\"live-explorer\\"' in (ROOT / f"{page}.ipynb").read_text()]
+
+
+LIVE_PAGES = _live_pages()
+
+
+def _rebuilt(data: dict):
+    """The explorer the page says it came from, rebuilt by the package."""
+    import importlib
+
+    module, _, function = data["source"][0].rpartition(".")
+    return getattr(importlib.import_module(module), function)(**data["source"][1])
+
+
+def _positions(data: dict) -> list[dict]:
+    """Control positions to try: the defaults, every control at its first and at its last
+    position, and a few seeded draws in between."""
+    import numpy as np
+
+    controls = data["controls"]
+    rng = np.random.default_rng(0)
+    wanted = [{c["name"]: c["default"] for c in controls},
+              {c["name"]: 0 for c in controls},
+              {c["name"]: len(c["values"]) - 1 for c in controls}]
+    wanted += [{c["name"]: int(rng.integers(len(c["values"]))) for c in controls}
+               for _ in range(3)]
+    return wanted
+
+
+def _move_by_keyboard(tab, explorer: str, control: str, index: int) -> None:
+    """Focus the slider and walk it with the keys a reader would use."""
+    slider = tab.locator(f"#live-{explorer}-{control}")
+    slider.focus()
+    tab.keyboard.press("Home")
+    for _ in range(index):
+        tab.keyboard.press("ArrowRight")
+
+
+@pytest.mark.skipif(not LIVE_PAGES, reason="no chapter has a live explorer yet")
+@pytest.mark.parametrize("page", LIVE_PAGES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_live_explorers_show_the_packages_numbers(page, width, site, browser_context):
+    """Move every control by keyboard to sampled positions: the sentence on the page must
+    be the package's, character for character; the URL must carry the setting, and
+    opening that URL must show it again."""
+    import json
+
+    _, base = site
+    tab = browser_context.new_page()
+    tab.set_viewport_size({"width": WIDTHS[width], "height": 900})
+    tab.goto(f"{base}/{page}.html")
+    roots = tab.locator(".live-explorer")
+    assert roots.count() >= 1
+    for root in roots.all():
+        data = json.loads(root.locator("script.live-data").text_content())
+        explorer = _rebuilt(data)
+        name = data["name"]
+        assert "live-ready" in root.get_attribute("class"), f"{name}: the script did not run"
+        for c in data["controls"]:
+            assert tab.locator(f"label[for='live-{name}-{c['name']}']").count() == 1, \
+                f"{name}: control {c['name']} has no label"
+        chart = root.locator("svg.live-svg")
+        assert chart.get_attribute("role") == "img" and chart.get_attribute("aria-label")
+        assert root.locator(".live-text").get_attribute("aria-live") == "polite"
+        for wanted in _positions(data):
+            for c in data["controls"]:
+                _move_by_keyboard(tab, name, c["name"], wanted[c["name"]])
+            values = {c["name"]: c["values"][wanted[c["name"]]] for c in data["controls"]}
+            shown = root.locator(".live-text").text_content()
+            assert shown == explorer.sentence(**values), (name, values)
+            for c in data["controls"]:
+                slider = tab.locator(f"#live-{name}-{c['name']}")
+                assert slider.get_attribute("aria-valuetext") == \
+                    c["shown"][wanted[c["name"]]]
+        overflow = root.evaluate("r => r.scrollWidth - r.clientWidth")
+        assert overflow <= 1, f"{name}: {overflow}px wider than the column at {width}"
+        link = tab.url
+        assert all(f"{name}.{c['name']}=" in link for c in data["controls"]), link
+        shared = browser_context.new_page()
+        shared.set_viewport_size({"width": WIDTHS[width], "height": 900})
+        shared.goto(link)
+        assert shared.locator(f"#live-{name} .live-text").text_content() == shown, \
+            f"{name}: the shared link does not reproduce the setting"
+        shared.close()
+    tab.close()
+
+
+@pytest.mark.skipif(not LIVE_PAGES, reason="no chapter has a live explorer yet")
+@pytest.mark.parametrize("page", LIVE_PAGES)
+def test_live_explorers_without_their_script_still_state_the_default(page, site,
+                                                                     browser_context):
+    """With live.js blocked (as with JavaScript off), the page still gives the default
+    sentence and says where the default figure is."""
+    import json
+
+    _, base = site
+    tab = browser_context.new_page()
+    tab.route("**/live.js*", lambda route: route.abort())
+    tab.goto(f"{base}/{page}.html")
+    for root in tab.locator(".live-explorer").all():
+        data = json.loads(root.locator("script.live-data").text_content())
+        assert "live-ready" not in (root.get_attribute("class") or "")
+        assert root.locator(".live-text").text_content() == _rebuilt(data).sentence()
+        assert root.locator(".live-fallback").is_visible()
+    tab.close()

@@ -17,7 +17,7 @@ from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 
 __all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_horizon", "run_grid",
-           "animate_runs", "plot_explorer", "ALL_STATES"]
+           "animate_runs", "plot_explorer", "live_decay", "ALL_STATES"]
 
 #: What :func:`decay_table` holds for each workflow (and :func:`plot_decay` draws).
 _DECAY_KEYS = ("length", "closed", "rate", "low", "high")
@@ -228,3 +228,71 @@ def plot_explorer(error: float, silent: float, longest: int):
     percent_axis(ax.yaxis)
     fig.tight_layout()
     return fig
+
+
+#: Step accuracies the live explorer offers: every hundredth to 0.99, then every thousandth.
+LIVE_ACCURACIES = tuple(round(0.8 + 0.01 * i, 2) for i in range(20)) + tuple(
+    round(0.991 + 0.001 * i, 3) for i in range(9))
+#: Chain lengths the live explorer draws, and those it simulates (its slider's positions).
+LIVE_LONGEST = 60
+LIVE_LENGTHS = (1, 2, 3) + tuple(range(5, LIVE_LONGEST + 1, 5))
+
+
+def live_decay(*, runs: int, seed: int, p: float = 0.92, n: int = 10):
+    """The chapter's live explorer: chain success against length for a step accuracy ``p``
+    (every failure silent, one attempt), the closed form as a line, seeded simulations of
+    ``runs`` runs as dots with 95 % Wilson intervals, and the chain of length ``n`` stated
+    in words with its horizon. ``p`` and ``n`` set where the sliders start, moved to the
+    nearest position the explorer offers. Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    runs = _validate.whole("runs", runs, minimum=1, maximum=100_000)
+    _validate.whole("seed", seed, minimum=0)
+    p = min(LIVE_ACCURACIES, key=lambda v: abs(v - _validate.probability("p", p)))
+    n = min(LIVE_LENGTHS, key=lambda v: abs(v - _validate.whole("n", n, minimum=1)))
+
+    def chain_of(p, n):
+        return Workflow(steps=int(n), error=0.0, silent=round(1.0 - p, 10))
+
+    @lru_cache(maxsize=None)
+    def simulated(p, n):
+        # The same seed for every p at a given length: neighbouring positions of the
+        # slider share their random draws, so the dots move smoothly, not by chance.
+        sim = chain_of(p, n).simulate(runs=runs, seed=seed + int(n))
+        return (sim.rate, *sim.interval(0.95))
+
+    lengths = np.arange(1, LIVE_LONGEST + 1)
+
+    def words(p, n):
+        rate, low, high = simulated(p, n)
+        return {"closed": f"{chain_of(p, n).success():.1%}", "rate": f"{rate:.1%}",
+                "low": f"{low:.1%}", "high": f"{high:.1%}", "horizon": f"{horizon(p):,.1f}"}
+
+    return Explorer(
+        name="ch1-decay",
+        controls=(Control("p", "step accuracy p", LIVE_ACCURACIES, p, "g"),
+                  Control("n", "chain length n (steps)", LIVE_LENGTHS, n, "d")),
+        series=(
+            Series("closed form p^n", lambda p: {"x": lengths, "y": p ** lengths},
+                   depends=("p",)),
+            Series(f"simulated, {runs:,d} runs, 95% Wilson interval",
+                   lambda p: dict(zip(("x", "y", "low", "high"), np.array(
+                       [(n, *simulated(p, n)) for n in LIVE_LENGTHS]).T)),
+                   depends=("p",), kind="points", colour="orange"),
+            Series("the chain of length n", lambda p, n: {"x": [n], "y": [p ** n]},
+                   depends=("p", "n"), kind="marker", colour="black")),
+        words=Words("Model: a {n}-step chain whose steps are each right with probability "
+                    f"{{p}} is right {{closed}} of the time; {runs:,d} simulated runs give "
+                    "{rate} "
+                    "(95% Wilson interval {low} to {high}). Half of all chains fail by "
+                    "step {horizon}.", words, depends=("p", "n")),
+        x_label="chain length n (steps)", y_label="share of chains right",
+        title="Chain success against length (model)",
+        alt="Line chart: the share of chains right falls from 100% as the chain length "
+            "grows from 1 to 60 steps, faster for lower step accuracy p; orange dots with "
+            "interval bars are seeded simulations, a black ring marks the chosen length.",
+        x_range=(0, LIVE_LONGEST + 1), y_range=(0.0, 1.0),
+        source=("reliability.figures.chain.live_decay",
+                {"runs": runs, "seed": seed, "p": p, "n": n}))

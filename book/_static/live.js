@@ -1,0 +1,235 @@
+/* Live explorers: labelled sliders, an SVG chart and a sentence read out to screen readers,
+   from the data reliability/live.py wrote into the page. Nothing is computed here beyond
+   drawing: every number is looked up, so the page shows the package's numbers.
+
+   The control positions live in the page's URL (?ch1-decay.p=0.95&ch1-decay.n=10), so a
+   link opens the chart at the setting it was copied from. window.liveExplorers[name]
+   lets tests and the benchmark set positions and read what the page shows. */
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var registry = {};
+  window.liveExplorers = registry;
+
+  function make(tag, attrs, parent, ns) {
+    var node = ns ? document.createElementNS(SVG, tag) : document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function shape(tag, attrs, parent) { return make(tag, attrs, parent, true); }
+
+  /* Round tick values: 1, 2 or 5 times a power of ten, about `count` of them. */
+  function ticks(lo, hi, count) {
+    var raw = (hi - lo) / count, power = Math.pow(10, Math.floor(Math.log10(raw)));
+    var step = [1, 2, 5, 10].map(function (m) { return m * power; })
+      .filter(function (s) { return s >= raw; })[0];
+    var out = [];
+    for (var v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) {
+      out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    }
+    return {values: out, step: step};
+  }
+  function label(value, step, percent) {
+    var scaled = percent ? value * 100 : value, unit = percent ? step * 100 : step;
+    var decimals = Math.max(0, -Math.floor(Math.log10(unit) + 1e-9));
+    return scaled.toFixed(decimals) + (percent ? "%" : "");
+  }
+
+  function Explorer(root) {
+    var data = JSON.parse(root.querySelector("script.live-data").textContent);
+    var name = data.name, controls = data.controls;
+    var position = {};
+    var query = new URLSearchParams(window.location.search);
+    controls.forEach(function (c) {
+      position[c.name] = c["default"];
+      var asked = query.get(name + "." + c.name);
+      if (asked !== null && isFinite(Number(asked))) {
+        var wanted = Number(asked), best = 0;
+        c.values.forEach(function (v, i) {
+          if (Math.abs(v - wanted) < Math.abs(c.values[best] - wanted)) best = i;
+        });
+        position[c.name] = best;
+      }
+    });
+
+    var form = make("div", {"class": "live-controls"});
+    var inputs = {};
+    controls.forEach(function (c) {
+      var id = "live-" + name + "-" + c.name;
+      var row = make("div", {"class": "live-control"}, form);
+      var caption = make("label", {"for": id}, row);
+      caption.textContent = c.label + ": ";
+      var shown = make("output", {"for": id}, caption);
+      var input = make("input", {type: "range", id: id, min: 0, max: c.values.length - 1,
+                                 step: 1}, row);
+      input.value = position[c.name];
+      inputs[c.name] = {input: input, shown: shown};
+      input.addEventListener("input", function () {
+        position[c.name] = Number(input.value);
+        update(true);
+      });
+    });
+    var figure = make("div", {"class": "live-chart"});
+    var legend = make("ul", {"class": "live-legend"});
+    data.series.forEach(function (s) {
+      var item = make("li", {}, legend);
+      make("span", {"class": "live-swatch " + s.kind + (s.dashed ? " dashed" : ""),
+                    style: "--swatch: " + s.colour}, item);
+      item.appendChild(document.createTextNode(s.label));
+    });
+    var text = root.querySelector(".live-text");
+    root.insertBefore(form, text);
+    root.insertBefore(figure, text);
+    root.insertBefore(legend, text);
+    root.classList.add("live-ready");
+
+    function frame(part) {
+      return part.frames[part.depends.map(function (d) { return position[d]; }).join("_")];
+    }
+    /* A series frame as named columns: [x, y] or [x, y, low, high]. */
+    function columns(part) {
+      var f = frame(part);
+      return f && {x: f[0], y: f[1], low: f[2], high: f[3]};
+    }
+
+    /* Fixed axes: the extent over every stored frame, so the chart does not jump. */
+    function extent(axis, given) {
+      if (given) return given;
+      var lo = Infinity, hi = -Infinity;
+      data.series.forEach(function (s) {
+        Object.keys(s.frames).forEach(function (k) {
+          var cols = axis === "x" ? [0] : [1, 2, 3];
+          cols.forEach(function (col) {
+            (s.frames[k][col] || []).forEach(function (v) {
+              if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+            });
+          });
+        });
+      });
+      var pad = (hi - lo) * 0.03 || 1;
+      return [lo - pad, hi + pad];
+    }
+    var xr = extent("x", data.x_range), yr = extent("y", data.y_range);
+
+    function draw() {
+      var width = Math.max(280, figure.clientWidth || 640);
+      var height = Math.round(Math.min(420, Math.max(260, width * 0.62)));
+      var left = 58, right = 12, top = data.title ? 30 : 12, bottom = 46;
+      var sx = function (v) { return left + (v - xr[0]) / (xr[1] - xr[0]) * (width - left - right); };
+      var sy = function (v) { return height - bottom - (v - yr[0]) / (yr[1] - yr[0]) * (height - top - bottom); };
+      var chart = shape("svg", {width: width, height: height, role: "img",
+                                "aria-label": data.alt, "class": "live-svg"});
+      if (data.title) {
+        var t = shape("text", {x: left, y: 18, "class": "live-title"}, chart);
+        t.textContent = data.title;
+      }
+      var xt = ticks(xr[0], xr[1], width < 500 ? 4 : 7), yt = ticks(yr[0], yr[1], 5);
+      yt.values.forEach(function (v) {
+        shape("line", {x1: left, x2: width - right, y1: sy(v), y2: sy(v), "class": "live-grid"}, chart);
+        var l = shape("text", {x: left - 6, y: sy(v) + 4, "text-anchor": "end"}, chart);
+        l.textContent = label(v, yt.step, data.y_percent);
+      });
+      xt.values.forEach(function (v) {
+        var l = shape("text", {x: sx(v), y: height - bottom + 17, "text-anchor": "middle"}, chart);
+        l.textContent = label(v, xt.step, data.x_percent);
+      });
+      shape("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom,
+                     "class": "live-axis"}, chart);
+      var xl = shape("text", {x: (left + width - right) / 2, y: height - 8,
+                              "text-anchor": "middle", "class": "live-axis-label"}, chart);
+      xl.textContent = data.x_label;
+      var yl = shape("text", {x: -(top + height - bottom) / 2, y: 14, "text-anchor": "middle",
+                              transform: "rotate(-90)", "class": "live-axis-label"}, chart);
+      yl.textContent = data.y_label;
+      data.series.forEach(function (s) {
+        var f = columns(s);
+        if (!f) return;
+        if (s.kind === "line") {
+          var d = f.x.map(function (x, i) {
+            return f.y[i] === null ? "" : (i ? "L" : "M") + sx(x).toFixed(1) + "," + sy(f.y[i]).toFixed(1);
+          }).join("");
+          shape("path", {d: d, stroke: s.colour, "class": "live-line" + (s.dashed ? " dashed" : "")}, chart);
+        } else if (s.kind === "marker") {
+          f.x.forEach(function (x, i) {
+            shape("circle", {cx: sx(x), cy: sy(f.y[i]), r: 8, stroke: s.colour,
+                             "class": "live-marker"}, chart);
+          });
+        } else {
+          f.x.forEach(function (x, i) {
+            if (f.low && f.low[i] !== null) {
+              shape("line", {x1: sx(x), x2: sx(x), y1: sy(f.low[i]), y2: sy(f.high[i]),
+                             stroke: s.colour, "class": "live-bar"}, chart);
+            }
+            shape("circle", {cx: sx(x), cy: sy(f.y[i]), r: 4, fill: s.colour}, chart);
+          });
+        }
+      });
+      figure.replaceChildren(chart);
+    }
+
+    function sentence() {
+      var slots = {};
+      controls.forEach(function (c) { slots[c.name] = c.shown[position[c.name]]; });
+      var filled = frame(data.words);
+      data.words.slots.forEach(function (k, i) { slots[k] = filled[i]; });
+      return data.words.template.replace(/{([a-z][a-z0-9_]*)}/g, function (m, k) {
+        return k in slots ? slots[k] : m;
+      });
+    }
+
+    function update(fromControl) {
+      controls.forEach(function (c) {
+        var i = position[c.name];
+        inputs[c.name].input.value = i;
+        inputs[c.name].shown.textContent = c.shown[i];
+        inputs[c.name].input.setAttribute("aria-valuetext", c.shown[i]);
+      });
+      draw();
+      text.textContent = sentence();
+      if (fromControl) {
+        var params = new URLSearchParams(window.location.search);
+        controls.forEach(function (c) {
+          params.set(name + "." + c.name, String(c.values[position[c.name]]));
+        });
+        window.history.replaceState(null, "", "?" + params.toString() + window.location.hash);
+      }
+    }
+
+    update(false);
+    var lastWidth = figure.clientWidth;
+    window.addEventListener("resize", function () {
+      if (figure.clientWidth !== lastWidth) { lastWidth = figure.clientWidth; draw(); }
+    });
+
+    registry[name] = {
+      controls: controls.map(function (c) { return {name: c.name, values: c.values}; }),
+      /* Move controls to these values (nearest position); returns milliseconds taken. */
+      set: function (values) {
+        var start = performance.now();
+        controls.forEach(function (c) {
+          if (values[c.name] === undefined) return;
+          var best = 0;
+          c.values.forEach(function (v, i) {
+            if (Math.abs(v - values[c.name]) < Math.abs(c.values[best] - values[c.name])) best = i;
+          });
+          position[c.name] = best;
+        });
+        update(true);
+        return performance.now() - start;
+      },
+      text: function () { return text.textContent; }
+    };
+  }
+
+  function start() {
+    document.querySelectorAll(".live-explorer").forEach(function (root) {
+      try { Explorer(root); } catch (error) { console.error("live explorer", error); }
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

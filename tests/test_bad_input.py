@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
 from reliability import datasets, notebook, parameters, validation, workflow
-from reliability.harness import breaker, budget, clock, ladder, loops, traffic
+from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
@@ -702,6 +702,15 @@ REGISTRY = {
                                                        dict(table=_ORDTAB)),
     "reliability.figures.formattax.verdict_table": Entry(lambda: fig_formattax.verdict_table, dict(
         examples=structured.EXAMPLES, checked=_CHECKED)),
+    # harness.gate
+    "reliability.harness.gate.DryRun": Entry(lambda: gate.DryRun, dict(
+        checks=("schema",), problems=("too large",))),
+    "reliability.harness.gate.GateDecision": Entry(lambda: gate.GateDecision, dict(
+        action="pay", allowed=True, reason="dry run passed")),
+    "reliability.harness.gate.irreversible_gate": Entry(lambda: gate.irreversible_gate, dict(
+        action="pay", irreversible=True, dry_run=gate.DryRun(("schema",)),
+        confirmed_by="duty officer", judge_approved=True),
+        ok={"dry_run": [None], "confirmed_by": [None], "judge_approved": [None]}),
     # figures.budgets
     "reliability.figures.budgets.plot_mast": Entry(lambda: _closing(fig_budgets.plot_mast), dict(
         modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t")),

@@ -236,7 +236,8 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
         if not (isinstance(curve, tuple) and len(curve) == 2):
             raise ValueError(f"closed must map labels to (rates, values), got {closed!r}")
         _checks.array("closed", curve[0])
-        _checks.probabilities("closed", curve[1], length=len(curve[0]), per="rate")
+        # closed forms may stray past 1 by rounding (1.0000000000000004): real, not [0, 1]
+        _checks.array("closed", curve[1], length=len(curve[0]), per="rate")
     ax = fig.add_subplot(111)
     for (label, (xs, ys)), colour in zip(closed.items(), (PALETTE["grey"], PALETTE["blue"])):
         ax.plot(xs, ys, color=colour, lw=1.5, label=f"{label}: closed form")

@@ -29,11 +29,12 @@ from hypothesis import strategies as st
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
 from reliability import datasets, notebook, parameters, validation, workflow
-from reliability.harness import breaker, budget, clock, ladder, loops, traffic
+from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
 from reliability.figures import formattax as fig_formattax
+from reliability.figures import lab as fig_lab
 from reliability.figures import ladder as fig_ladder
 from reliability.figures import passk as fig_passk
 from reliability import live
@@ -43,8 +44,7 @@ from reliability.figures import selfcorrection as fig_selfcorrection
 # reliability._validate is the checking itself, which this sweep exercises. Figure modules
 # listed beside it are not swept yet; every chapter run and its figure audit exercise them
 # (tests/test_notebooks.py).
-NOT_SWEPT = {"reliability.figures.verifiers",
-             "reliability.figures.lab", "reliability._validate"}
+NOT_SWEPT = {"reliability.figures.verifiers", "reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
 #: Packages with no API of their own whose modules are swept: one module per chapter topic.
 MODULE_PACKAGES = ("reliability.figures",)
@@ -200,6 +200,16 @@ _ORDTAB = fig_formattax.order_table([2, 3], step_error=0.02, budget=1, runs=3, s
 _SPEAK = (lambda f: f[f.study != "field_order"])(datasets.load("speak_freely"))
 _CHECKED = {k: structured.check(t, structured.equals(158)) for k, t in structured.EXAMPLES.items()}
 _LENGTHS = budget.TaskMix().simulate(3, 0)
+_LADDER = {"transient 503": {"baseline": _ARM, "mismatched": _ARM, "matched": _ARM,
+                             "matched_name": "error_recovery",
+                             "mismatched_name": "submit_nudge"}}
+_SHARES = {"baseline": fig_lab.composition(_ARM)}
+_PROFILES = {"strong": (_ARM, None), "weak": (_ARM, _ARM)}
+_GAP = arms.compare(_ARM, _ARM)
+_MIRRORS = rig.mirror_stages(_RIG, seed=1)
+_MIRROR_ROWS = fig_lab.mirror_rows(_MIRRORS)
+_FAULTS = {0.5: (_ARM, _ARM)}
+_CLOSED = {"baseline": ([0.0, 0.5], [1.0, 0.5])}
 _SLIDE = dict(days=np.arange(3), shares=np.array([0.1, 0.2, 0.3]), low=np.array([0.0, 0.1, 0.2]),
               high=np.array([0.2, 0.3, 0.4]), error_rate=np.array([0.01, 0.01, 0.01]))
 
@@ -734,6 +744,15 @@ REGISTRY = {
                                                        dict(table=_ORDTAB)),
     "reliability.figures.formattax.verdict_table": Entry(lambda: fig_formattax.verdict_table, dict(
         examples=structured.EXAMPLES, checked=_CHECKED)),
+    # harness.gate
+    "reliability.harness.gate.DryRun": Entry(lambda: gate.DryRun, dict(
+        checks=("schema",), problems=("too large",))),
+    "reliability.harness.gate.GateDecision": Entry(lambda: gate.GateDecision, dict(
+        action="pay", allowed=True, reason="dry run passed")),
+    "reliability.harness.gate.irreversible_gate": Entry(lambda: gate.irreversible_gate, dict(
+        action="pay", irreversible=True, dry_run=gate.DryRun(("schema",)),
+        confirmed_by="duty officer", judge_approved=True),
+        ok={"dry_run": [None], "confirmed_by": [None], "judge_approved": [None]}),
     # figures.budgets
     "reliability.figures.budgets.plot_mast": Entry(lambda: _closing(fig_budgets.plot_mast), dict(
         modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t")),
@@ -759,6 +778,31 @@ REGISTRY = {
     "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
         classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
         ok={"random_share": [None]}),
+    # figures.lab
+    "reliability.figures.lab.ladder_table": Entry(lambda: fig_lab.ladder_table, dict(rows=_LADDER)),
+    "reliability.figures.lab.plot_ladder": Entry(lambda: _closing(fig_lab.plot_ladder), dict(
+        rows=_LADDER, title="t")),
+    "reliability.figures.lab.composition": Entry(lambda: fig_lab.composition, dict(arm=_ARM, fixed=0)),
+    "reliability.figures.lab.plot_blind_spot": Entry(lambda: _closing(fig_lab.plot_blind_spot), dict(
+        arms=_SHARES, title="t")),
+    "reliability.figures.lab.plot_capability": Entry(lambda: _closing(fig_lab.plot_capability), dict(
+        ladder=_PROFILES, title="t")),
+    "reliability.figures.lab.capability_table": Entry(lambda: fig_lab.capability_table,
+                                                      dict(ladder=_PROFILES)),
+    "reliability.figures.lab.plot_rig_vs_lab": Entry(lambda: _closing(fig_lab.plot_rig_vs_lab), dict(
+        rows=_MIRROR_ROWS, title="t")),
+    "reliability.figures.lab.draw_fault_rate": Entry(lambda: _closing(fig_lab.draw_fault_rate), dict(
+        fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED)),
+    "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
+        dash=_DASH, confidence=0.9, seed=0)),
+    "reliability.figures.lab.plot_dashboard": Entry(lambda: _closing(fig_lab.plot_dashboard), dict(
+        dash=_DASH, title="t", seed=0)),
+    "reliability.figures.lab.plot_explorer": Entry(lambda: _closing(fig_lab.plot_explorer), dict(
+        arms={"baseline": _ARM, "treated": _ARM}, gap=_GAP)),
+    "reliability.figures.lab.rig_check_table": Entry(lambda: fig_lab.rig_check_table, dict(
+        rig=_RIG, stages=rig.STAGES)),
+    "reliability.figures.lab.mirror_rows": Entry(lambda: fig_lab.mirror_rows, dict(mirrors=_MIRRORS)),
+    "reliability.figures.lab.mirror_table": Entry(lambda: fig_lab.mirror_table, dict(mirrors=_MIRRORS)),
 }
 
 

@@ -6,10 +6,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..lab.arms import FAILURE_CLASSES
+from .. import _validate
+from ..lab.arms import FAILURE_CLASSES, ArmResult, Dashboard, Gap
 from ..lab.guardrails import GUARDRAILS
+from ..lab.rig import StageMirror
 from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
+from . import _checks
+
+__all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
+           "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
+           "plot_dashboard", "plot_explorer", "capability_table", "rig_check_table",
+           "mirror_rows", "mirror_table"]
 
 _ARM_COLOURS = {"baseline": PALETTE["grey"], "mismatched": PALETTE["orange"],
                 "matched": PALETTE["blue"]}
@@ -19,6 +27,40 @@ _CLASS_COLOURS = {"success": PALETTE["green"], "fixed": PALETTE["sky"],
                   "no_submit": PALETTE["orange"], "turn_limit": PALETTE["grey"]}
 
 
+_LADDER_KEYS = ("baseline", "mismatched", "matched", "matched_name", "mismatched_name")
+_MIRROR_KEYS = ("label", "rig", "rig_low", "rig_high", "lab", "lab_low", "lab_high")
+_RIG_COLUMNS = ("stage", "condition", "metric", "model", "value", "low", "high",
+                "successes", "trials")
+
+
+def _ladder_rows(rows) -> dict:
+    """What :func:`reliability.lab.failure_ladder` returns: class -> arms and names."""
+    _checks.table("rows", rows, _LADDER_KEYS, what="failure_ladder's rows")
+    for row in rows.values():
+        for role in ("baseline", "mismatched", "matched"):
+            if not isinstance(row[role], ArmResult):
+                raise ValueError(f"rows must hold ArmResults under {role!r}, got {rows!r}")
+    return rows
+
+
+def _profile_ladder(ladder) -> dict:
+    """What :func:`reliability.lab.capability_ladder` returns: name -> (baseline, guarded
+    or None)."""
+    _checks.keyed("ladder", ladder, what="profile names to (baseline, guarded) arms")
+    for pair in ladder.values():
+        if (not isinstance(pair, tuple) or len(pair) != 2
+                or not isinstance(pair[0], ArmResult)
+                or not isinstance(pair[1], (ArmResult, type(None)))):
+            raise ValueError("ladder must map profile names to (ArmResult, ArmResult or "
+                             f"None) pairs, got {ladder!r}")
+    return ladder
+
+
+def _mirrors(mirrors) -> tuple:
+    return _validate.sequence("mirrors", mirrors, of=StageMirror, what="StageMirrors",
+                              minimum=1)
+
+
 def _bar(arm):
     low, high = arm.interval()
     return arm.rate, arm.rate - low, high - arm.rate
@@ -26,6 +68,7 @@ def _bar(arm):
 
 def ladder_table(rows) -> list[dict]:
     """The numbers behind :func:`plot_ladder`, one dict per failure class and arm."""
+    _ladder_rows(rows)
     table = []
     for failure, row in rows.items():
         for role in ("baseline", "mismatched", "matched"):
@@ -43,6 +86,8 @@ def ladder_table(rows) -> list[dict]:
 def plot_ladder(rows, *, title: str):
     """One row per failure class: baseline, mismatched and matched arm, with Wilson bars
     and how often the arm's guardrail fired."""
+    _ladder_rows(rows)
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     labels, ticks = [], []
     for i, (failure, row) in enumerate(rows.items()):
@@ -73,6 +118,8 @@ def plot_ladder(rows, *, title: str):
 
 def composition(arm, *, fixed: int = 0) -> dict:
     """Shares of ``arm``'s runs by class; ``fixed`` of its successes split off as fixed."""
+    _validate.instance("arm", arm, ArmResult)
+    _validate.whole("fixed", fixed, minimum=0, maximum=arm.successes)
     shares = {"success": (arm.classes.get("success", 0) - fixed) / arm.runs}
     if fixed:
         shares["fixed"] = fixed / arm.runs
@@ -83,6 +130,12 @@ def composition(arm, *, fixed: int = 0) -> dict:
 
 def plot_blind_spot(arms: dict, *, title: str):
     """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict."""
+    _checks.table("arms", arms, ("success",), what="labels to composition() dicts")
+    for shares in arms.values():
+        if not set(shares) <= set(_CLASS_COLOURS):
+            raise ValueError(f"arms must hold composition() dicts, got {arms!r}")
+        _checks.probabilities("arms", list(shares.values()))
+    _validate.text("title", title)
     names = {"success": "right", "fixed": "right after validation sent the parts back",
              **FAILURE_CLASSES}
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
@@ -113,6 +166,8 @@ def plot_blind_spot(arms: dict, *, title: str):
 
 def plot_capability(ladder: dict, *, title: str):
     """Baseline and guarded bars per profile; a profile with nothing to close gets none."""
+    _profile_ladder(ladder)
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
         for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"], "baseline"),
@@ -139,6 +194,10 @@ def plot_capability(ladder: dict, *, title: str):
 def plot_rig_vs_lab(rows: list[dict], *, title: str):
     """Each row: the rig's published gap and the lab's, both with Newcombe intervals.
     ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp)."""
+    _validate.sequence("rows", rows, of=dict, what="dicts of gaps in pp", minimum=1)
+    for row in rows:
+        _checks.columns("rows", row, _MIRROR_KEYS, what="list of dicts")
+    _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 4.6))
     for i, row in enumerate(rows):
         for offset, key, colour, marker, label in ((-0.15, "rig", PALETTE["vermillion"], "s",
@@ -163,6 +222,22 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     """One scrubber frame: both arms at ``rate`` (Wilson bars) on their closed-form curves.
     ``frames``: rate -> (baseline ArmResult, recovery ArmResult); ``closed``: label ->
     (rates, values)."""
+    _checks.figure("fig", fig)
+    _validate.real("rate", rate, minimum=0.0, maximum=1.0)
+    _checks.keyed("frames", frames, what="fault rates to (baseline, recovery) arms")
+    if rate not in frames:
+        raise ValueError(f"rate must be one of frames' rates {sorted(frames)}, got {rate!r}")
+    pair = frames[rate]
+    if not (isinstance(pair, tuple) and len(pair) == 2
+            and all(isinstance(a, ArmResult) for a in pair)):
+        raise ValueError(f"frames must map rates to (ArmResult, ArmResult), got {frames!r}")
+    _checks.keyed("closed", closed, what="labels to (rates, values) curves")
+    for curve in closed.values():
+        if not (isinstance(curve, tuple) and len(curve) == 2):
+            raise ValueError(f"closed must map labels to (rates, values), got {closed!r}")
+        _checks.array("closed", curve[0])
+        # closed forms may stray past 1 by rounding (1.0000000000000004): real, not [0, 1]
+        _checks.array("closed", curve[1], length=len(curve[0]), per="rate")
     ax = fig.add_subplot(111)
     for (label, (xs, ys)), colour in zip(closed.items(), (PALETTE["grey"], PALETTE["blue"])):
         ax.plot(xs, ys, color=colour, lw=1.5, label=f"{label}: closed form")
@@ -185,6 +260,9 @@ def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
     """pass^k (and pass@k) of a :class:`~reliability.lab.arms.Dashboard` with bootstrap
     intervals over cases, from its per-case counts (the estimator depends only on each
     case's count of passes, not on the order of its runs)."""
+    _validate.instance("dash", dash, Dashboard)
+    _validate.confidence(confidence)
+    _validate.seed(seed)
     from ..passk import curves
     n = dash.runs_per_case
     outcomes = np.arange(n)[None, :] < np.asarray(dash.per_case)[:, None]
@@ -194,6 +272,9 @@ def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
 def plot_dashboard(dash, *, title: str, seed=0):
     """The four rows of "measure your own" as four panels; pass^k with a 95% bootstrap
     band over cases."""
+    _validate.instance("dash", dash, Dashboard)
+    _validate.text("title", title)
+    _validate.seed(seed)
     fig, axes = plt.subplots(2, 2, figsize=(7.0, 7.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
@@ -239,6 +320,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
 def plot_explorer(arms: dict, gap):
     """The explorer's chart: two arms over the same seeds, Wilson bars, and the gap's
     verdict as the title (how often guardrails fired under each bar)."""
+    _checks.of_kind("arms", arms, ArmResult, what="arm names to ArmResults")
+    _validate.instance("gap", gap, Gap)
     fig, ax = plt.subplots(figsize=(6.0, 4.6))
     for i, (name, arm) in enumerate(arms.items()):
         rate, below, above = _bar(arm)
@@ -262,6 +345,7 @@ def _span(delta, low, high) -> str:
 
 def capability_table(ladder: dict):
     """The numbers behind :func:`plot_capability`, one row per profile."""
+    _profile_ladder(ladder)
     import pandas as pd
     from ..lab.arms import compare
     rows = []
@@ -279,6 +363,11 @@ def capability_table(ladder: dict):
 def rig_check_table(rig, stages: dict):
     """Each published stage's gap beside the gap recomputed from its counts with this
     book's Newcombe interval (S6 published only the gap, so it has no row)."""
+    _checks.frame("rig", rig, _RIG_COLUMNS)
+    _checks.keyed("stages", stages, what="stage names to specs (as lab.rig.STAGES)")
+    if not all(isinstance(spec, tuple) and len(spec) == 5 and isinstance(spec[4], tuple)
+               and len(spec[4]) == 2 for spec in stages.values()):
+        raise ValueError(f"stages must be specs shaped like lab.rig.STAGES, got {stages!r}")
     import pandas as pd
     from ..stats import newcombe_interval
     gaps = rig[rig.metric == "gap closed"].set_index("stage")
@@ -287,6 +376,9 @@ def rig_check_table(rig, stages: dict):
     for stage, spec in stages.items():
         if stage == "S6":
             continue
+        if not all((stage, arm) in counts.index for arm in spec[4]) or stage not in gaps.index:
+            raise ValueError(f"stages must name stages and arms that rig holds, got {stage!r}"
+                             f" with {spec[4]!r}")
         (ka, na), (kb, nb) = [(int(counts.loc[(stage, arm)].successes),
                                int(counts.loc[(stage, arm)].trials)) for arm in spec[4]]
         low, high = newcombe_interval(kb, nb, ka, na)
@@ -300,6 +392,7 @@ def rig_check_table(rig, stages: dict):
 
 def mirror_rows(mirrors) -> list[dict]:
     """The rig's and the lab's gap per stage, in pp, as :func:`plot_rig_vs_lab` takes them."""
+    _mirrors(mirrors)
     return [{"label": f"{m.stage}: {m.label.split(' (')[0]}", "rig": m.rig_gap,
              "rig_low": m.rig_low, "rig_high": m.rig_high, "lab": 100 * m.lab.delta,
              "lab_low": 100 * m.lab.low, "lab_high": 100 * m.lab.high} for m in mirrors]
@@ -307,6 +400,7 @@ def mirror_rows(mirrors) -> list[dict]:
 
 def mirror_table(mirrors):
     """Rig and lab side by side, one row per stage, with both verdicts."""
+    _mirrors(mirrors)
     import pandas as pd
     return pd.DataFrame([{
         "stage": m.stage, "rig model": m.model, "N per arm": m.trials,

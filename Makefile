@@ -49,14 +49,17 @@ test: $(STAMP)
 		tests chapters
 
 # Regenerate the stored outputs on purpose (all chapters, or CHAPTER=chapters/x.ipynb),
-# then the launch notebooks that are made from them.
+# then the launch notebooks and the teacher's pages that are made from them.
 outputs: $(STAMP)
 	$(BIN)/python scripts/regenerate.py $(CHAPTER)
 	$(BIN)/python scripts/launch_notebooks.py
+	$(BIN)/python scripts/teacher_page.py
 
-# The plain notebooks behind the Binder, Colab and download buttons, from the chapters.
+# The plain notebooks behind the Binder, Colab and download buttons, from the chapters;
+# and the teacher's snippets page and the landing page's chapter times.
 notebooks: $(STAMP)
 	$(BIN)/python scripts/launch_notebooks.py
+	$(BIN)/python scripts/teacher_page.py
 
 # Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
 lab: $(LAB_STAMP)

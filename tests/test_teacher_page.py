@@ -1,0 +1,164 @@
+"""The teacher's pages: the snippets page and the landing page's times are generated from the
+chapters and up to date with them, the plans add up, and every link points somewhere."""
+
+import json
+import re
+
+import nbformat
+import pytest
+import yaml
+from docutils.nodes import make_id
+
+import teacher_page
+from notebooks import ROOT, chapters
+
+CHAPTERS = chapters()
+TEACHING = ROOT / "book" / "teaching.md"
+INTRO = ROOT / "book" / "intro.md"
+SECTION_LINK = re.compile(r'href="\.\./chapters/(\w+)\.html#([\w-]+)"')
+REF = re.compile(r"\{ref\}`(?:[^`<]*<)?([\w-]+)>?`")
+
+
+def _source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def _hand_written_intro() -> str:
+    """The landing page without its generated block of times."""
+    head, rest = INTRO.read_text().split(teacher_page.BEGIN, 1)
+    return head + rest.split(teacher_page.END, 1)[1]
+
+
+def test_snippets_page_is_up_to_date():
+    fresh = nbformat.writes(teacher_page.snippets_notebook()) + "\n"
+    assert teacher_page.PAGE.read_text() == fresh, \
+        "book/teaching_snippets.ipynb is out of date with chapters/: run `make notebooks`"
+
+
+def test_landing_page_times_are_up_to_date():
+    text = INTRO.read_text()
+    assert teacher_page.intro_with_times(text, teacher_page.times_table()) == text, \
+        "book/intro.md's chapter times are out of date: run `make notebooks`"
+
+
+def test_every_teaching_cell_is_copied_with_its_stored_outputs():
+    page = json.loads(teacher_page.PAGE.read_text())
+    copied = [c for c in page["cells"] if c["cell_type"] == "code"]
+    assert len(copied) == len(CHAPTERS)
+    for path, cell in zip(CHAPTERS, copied):
+        _, original = teacher_page.teaching_cell(json.loads(path.read_text()), path.name)
+        assert _source(cell) == _source(original), path.name
+        assert cell["outputs"] == original["outputs"] and cell["outputs"], path.name
+    headings = [re.search(r"^## (\d+)\. ", _source(c), re.M)
+                for c in page["cells"] if c["cell_type"] == "markdown"][1:-1]
+    assert [int(h[1]) for h in headings] == [teacher_page.chapter_number(p) for p in CHAPTERS]
+
+
+def test_the_copied_prose_has_its_numbers_filled_in():
+    page = json.loads(teacher_page.PAGE.read_text())
+    prose = "".join(_source(c) for c in page["cells"] if c["cell_type"] == "markdown")
+    assert "{glue" not in prose, "another page cannot glue a chapter's numbers"
+
+
+def test_a_chapter_without_a_teaching_cell_is_refused():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# T\n\n## Exercises")])
+    with pytest.raises(ValueError, match="99_x.ipynb has no code cell under"):
+        teacher_page.teaching_cell(nb, "99_x.ipynb")
+    with pytest.raises(ValueError, match="chapter-times"):
+        teacher_page.intro_with_times("no markers here", "| table |")
+
+
+def test_chapter_minutes_follow_the_stated_rule(tmp_path):
+    words = " ".join(["word"] * 3 * teacher_page.WORDS_PER_MINUTE)  # three minutes
+    cells = [nbformat.v4.new_markdown_cell(f"# T\n\n{words}\n\n```{{exercise}}\nx\n```"),
+             nbformat.v4.new_code_cell("1"), nbformat.v4.new_code_cell("2"),
+             nbformat.v4.new_code_cell("3", metadata={"tags": ["remove-cell"]})]
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(nbformat.writes(nbformat.v4.new_notebook(cells=cells)))
+    reading = 3 + 5 / teacher_page.WORDS_PER_MINUTE + 2 * teacher_page.MINUTES_PER_CODE_CELL
+    exercises = teacher_page.MINUTES_PER_EXERCISE
+    assert teacher_page.chapter_minutes(path) == (
+        5 * round(reading / 5), 5 * round((reading + exercises) / 5))
+
+
+def _plan_minutes(text: str, heading: str) -> list[int]:
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
+    return [int(m) for m in re.findall(r"^\| (\d+) \|", section, re.M)]
+
+
+@pytest.mark.parametrize("heading", ["## One class of 90 minutes", "### Class 1",
+                                     "### Class 2"])
+def test_each_class_plan_adds_up_to_90_minutes(heading):
+    minutes = _plan_minutes(TEACHING.read_text(), heading)
+    assert minutes and sum(minutes) == 90, (heading, minutes)
+
+
+def test_plans_cover_every_lesson_section_and_use_every_teaching_cell():
+    text = TEACHING.read_text()
+    two_classes = text.split("## Two classes", 1)[1].split("(teaching-questions)=", 1)[0]
+    sections = {int(n) for row in re.findall(r"^\| \d+ \| ([\d, ]+) \|", two_classes, re.M)
+                for n in row.split(",")}
+    assert sections == set(range(1, 10)), sections
+    used = set(REF.findall(text))
+    missing = [p.name for p in CHAPTERS if f"teach-ch{teacher_page.chapter_number(p)}"
+               not in used]
+    assert not missing, f"no plan step uses the teaching cell of {missing}"
+
+
+def _heading_ids(path) -> set[str]:
+    text = "\n".join(_source(c) for c in json.loads(path.read_text())["cells"]
+                     if c["cell_type"] == "markdown")
+    return {make_id(h.replace("`", "")) for h in re.findall(r"^#{1,4} (.+)$", text, re.M)}
+
+
+@pytest.mark.parametrize("page", [INTRO, TEACHING], ids=["intro", "teaching"])
+def test_section_links_open_headings_that_exist(page):
+    """The build cannot check a link to a chapter's section (its headings carry no labels),
+    so this does: each points at a heading of that chapter, by the id Sphinx gives it."""
+    links = SECTION_LINK.findall(page.read_text())
+    assert links
+    for stem, anchor in links:
+        path = ROOT / "chapters" / f"{stem}.ipynb"
+        assert path.exists(), f"{page.name} links a missing chapter {stem}"
+        assert anchor in _heading_ids(path), f"{page.name}: {stem} has no heading #{anchor}"
+
+
+def test_refs_name_labels_that_exist():
+    labels = set()
+    for path in CHAPTERS + [teacher_page.PAGE]:
+        text = "\n".join(_source(c) for c in json.loads(path.read_text())["cells"])
+        labels |= set(re.findall(r"^:label: ([\w-]+)$", text, re.M))
+        labels |= set(re.findall(r"^\(([\w-]+)\)=$", text, re.M))
+    labels |= set(re.findall(r"^\(([\w-]+)\)=$", TEACHING.read_text(), re.M))
+    refs = set(REF.findall(TEACHING.read_text()))
+    assert refs and refs <= labels, refs - labels
+
+
+def test_every_chapter_is_on_the_lesson_map():
+    text = _hand_written_intro()
+    missing = [p.stem for p in CHAPTERS if f"../chapters/{p.stem}" not in text]
+    assert not missing, f"book/intro.md's lesson map does not name {missing}"
+    lesson_map = text.split("## The lesson, section by section")[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (\d)\. ", lesson_map, re.M)
+    assert [int(n) for n in rows] == list(range(1, 10))
+
+
+def test_the_pages_are_in_the_toc_and_never_executed():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    assert "book/teaching" in files and "book/teaching_snippets" in files
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["execute"]["execute_notebooks"] == "off"
+    # `make test` hands nbval the folders tests/ and chapters/ only, so the copied cells
+    # are checked once, in their chapters
+    test_target = (ROOT / "Makefile").read_text().split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "book" not in test_target.split("--nbval-sanitize-with", 1)[1]
+    page = json.loads(teacher_page.PAGE.read_text())
+    assert not any("parameters" in c["metadata"].get("tags", []) for c in page["cells"])
+
+
+def test_regenerating_a_chapter_refreshes_the_pages():
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("outputs", "notebooks"):
+        recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+        assert "scripts/teacher_page.py" in recipe, target

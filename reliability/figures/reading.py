@@ -59,6 +59,7 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
     ``threshold`` (dotted), and one seeded leaderboard run at it with 95 % Wilson
     intervals (dots). Returns the :class:`~reliability.reading.ColumnRun` drawn."""
     _checks.figure("fig", fig)
+    threshold = _validate.real("threshold", threshold, minimum=-10, maximum=10)
     needed, unneeded = threshold_model(threshold, separation)
     run = simulate_columns(needed, unneeded, relevance_cases=relevance_cases,
                            irrelevance_cases=irrelevance_cases, seed=seed)

@@ -76,10 +76,9 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
                     ms=6, capsize=3, color=colour,
                     label=f"{column}: {share:.1%} on {cases} cases")
     ax.axvline(threshold, color=PALETTE["black"], ls=":")
-    ax.text(grid[0], 0.5, "calls almost\nalways", fontsize=11, va="center")
-    ax.text(grid[-1], 0.5, "calls almost\nnever", fontsize=11, va="center", ha="right")
     percent_axis(ax.yaxis)
-    ax.set(xlabel="threshold on the model's need signal", ylabel="column score",
+    ax.set(xlabel="threshold on the need signal (lower: calls more often)",
+           ylabel="column score",
            ylim=(-0.03, 1.03),
            title=f"Threshold {float(threshold):+.1f} (model, separation "
                  f"{float(separation):.1f}): the two columns move apart")

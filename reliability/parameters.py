@@ -196,6 +196,15 @@ CHAPTERS: dict[str, ChapterParameters] = {
     "09_ablation_lab": ChapterParameters(
         ranges={"runs": Number(1, 2_000, whole=True), "fault_rate": PROBABILITY,
                 "max_turns": Number(1, 50, whole=True), "seed": SEED}),
+
+    "10_reading_numbers": ChapterParameters(
+        # threshold and separation are in the need signal's standard deviations; cases x
+        # runs_per_case runs of the lab take about 4 ms each, so the top end stays fast.
+        ranges={"separation": Number(0.0, 6.0), "threshold": Number(-4.0, 4.0),
+                "irrelevance_cases": Number(1, 5_000, whole=True),
+                "cases": Number(1, 100, whole=True),
+                "runs_per_case": Number(1, 12, whole=True),
+                "fault_rate": PROBABILITY, "seed": SEED}),
 }
 
 

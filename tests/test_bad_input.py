@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import datasets, notebook, parameters, validation, workflow
+from reliability import datasets, notebook, parameters, reading, validation, workflow
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
@@ -38,6 +38,7 @@ from reliability.figures import lab as fig_lab
 from reliability.figures import ladder as fig_ladder
 from reliability.figures import passk as fig_passk
 from reliability import live
+from reliability.figures import reading as fig_reading
 from reliability.figures import retries as fig_retries
 from reliability.figures import selfcorrection as fig_selfcorrection
 
@@ -212,6 +213,8 @@ _FAULTS = {0.5: (_ARM, _ARM)}
 _CLOSED = {"baseline": ([0.0, 0.5], [1.0, 0.5])}
 _SLIDE = dict(days=np.arange(3), shares=np.array([0.1, 0.2, 0.3]), low=np.array([0.0, 0.1, 0.2]),
               high=np.array([0.2, 0.3, 0.4]), error_rate=np.array([0.01, 0.01, 0.01]))
+
+_COLRUN = reading.simulate_columns(0.8, 0.1, seed=0)
 
 REGISTRY = {
     # workflow
@@ -803,6 +806,34 @@ REGISTRY = {
         rig=_RIG, stages=rig.STAGES)),
     "reliability.figures.lab.mirror_rows": Entry(lambda: fig_lab.mirror_rows, dict(mirrors=_MIRRORS)),
     "reliability.figures.lab.mirror_table": Entry(lambda: fig_lab.mirror_table, dict(mirrors=_MIRRORS)),
+    # reading
+    "reliability.reading.classify_calls": Entry(lambda: reading.classify_calls, dict(
+        calls=[("a", {"x": 1}, "out")], tools={"a": ("x",)})),
+    "reliability.reading.hallucination_rate": Entry(lambda: reading.hallucination_rate, dict(
+        hallucinated=[1, 0], calls=[2, 3]), arrays=("hallucinated", "calls")),
+    "reliability.reading.pooled_rate": Entry(lambda: reading.pooled_rate, dict(
+        hallucinated=[1, 0], calls=[2, 3]), arrays=("hallucinated", "calls")),
+    "reliability.reading.column_scores": Entry(lambda: reading.column_scores, dict(
+        call_needed=0.8, call_unneeded=0.1), arrays=("call_needed", "call_unneeded")),
+    "reliability.reading.threshold_model": Entry(lambda: reading.threshold_model, dict(
+        threshold=1.0, separation=2.0), arrays=("threshold",)),
+    "reliability.reading.ColumnRun": Entry(lambda: reading.ColumnRun, _fields(_COLRUN)),
+    "reliability.reading.ColumnRun.interval": Entry(lambda: _COLRUN.interval, dict(
+        column="relevance", confidence=0.9)),
+    "reliability.reading.simulate_columns": Entry(lambda: reading.simulate_columns, dict(
+        call_needed=0.8, call_unneeded=0.1, relevance_cases=16, irrelevance_cases=20, seed=0)),
+    "reliability.reading.resolution": Entry(lambda: reading.resolution, dict(cases=16)),
+    "reliability.reading.smallest_case_count": Entry(lambda: reading.smallest_case_count, dict(
+        scores=[50.0, 75.0], decimals=2, largest=10)),
+    # figures.reading
+    "reliability.figures.reading.plot_columns": Entry(lambda: _closing(fig_reading.plot_columns), dict(
+        runs={"m": _COLRUN}, title="t")),
+    "reliability.figures.reading.draw_threshold_frame": Entry(
+        lambda: _closing(fig_reading.draw_threshold_frame), dict(
+            fig=_CANVAS, threshold=1.0, separation=2.0, relevance_cases=16,
+            irrelevance_cases=20, seed=0)),
+    "reliability.figures.reading.plot_baselines": Entry(lambda: _closing(fig_reading.plot_baselines), dict(
+        pairs={"a": (44.0, 67.0)}, title="t")),
 }
 
 

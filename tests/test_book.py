@@ -1,6 +1,7 @@
 """The book builds from the stored outputs with every warning an error."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,6 @@ def test_citations_say_et_al_not_and_others(built_book):
     assert not [p.name for p in pages if "and others" in p.read_text()]
     assert not [p.name for p in (ROOT / "notebooks").glob("*.ipynb")
                 if "and others" in p.read_text()]
+    # and only once: three known names and "others" is still one "et al."
+    twice = re.compile(r"et al\.(</em>)?\s*(<em>)?et al\.")
+    assert not [p.name for p in pages if twice.search(p.read_text())]

@@ -57,9 +57,11 @@ class AuthorYearLabels(BaseLabelStyle):
         return f"{' and '.join(names)}, {year}"
 
 
-def _et_al(original, suffix):
+def _et_al(original, suffix, *, first_only=False):
     """The ``names`` template node ``original``, writing a trailing "others" as
-    ``suffix`` instead of as one more name ("Patil and others")."""
+    ``suffix`` instead of as one more name ("Patil and others"). In the text
+    (``first_only``) such an entry is cited by its first author alone, "Madaan et al.":
+    the original would abbreviate three known names itself and the suffix would repeat."""
 
     def names(children, context, role, **kwargs):
         entry = context["entry"]
@@ -68,7 +70,7 @@ def _et_al(original, suffix):
         if len(known) == len(people) or not known:
             return original.f(children, context, role, **kwargs)
         trimmed = Entry(entry.type, fields=entry.fields,
-                        persons={**entry.persons, role: known})
+                        persons={**entry.persons, role: known[:1] if first_only else known})
         text = original.f(children, {**context, "entry": trimmed}, role, **kwargs)
         return Text(text, suffix)
 
@@ -84,8 +86,8 @@ def setup(app):
         unsrt.names = _et_al(unsrt.names, " et al.")
         # in the text, as sphinxcontrib-bibtex writes "et al." for three or more authors
         in_text = Text(" ", Tag("em", "et al."))
-        referencing.names = _et_al(referencing.names, in_text)
-        citing.names = _et_al(citing.names, in_text)
+        referencing.names = _et_al(referencing.names, in_text, first_only=True)
+        citing.names = _et_al(citing.names, in_text, first_only=True)
         unsrt.names._et_al = True
     register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "book", BookStyle)

@@ -11,6 +11,8 @@
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
 * A kernel-free animation takes the alt text of its cell's metadata, like a figure.
 * Exercises are numbered within each chapter (1, 2, 3), not across the book.
+* A first visit stays light: the theme's fontawesome.js (1.5 MB of icons its web fonts
+  already draw) is left out of every page.
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
   ``const THEBE_JS_URL`` would be declared twice, a SyntaxError) are emitted once, and
   thebe's assets are left out altogether when no thebe launch button is configured.
@@ -288,12 +290,37 @@ def exercises_per_chapter(app, env):
     return changed
 
 
+_FONTAWESOME_JS = re.compile(r'<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*>'
+                             r'\s*</script>\s*')
+
+
+def no_fontawesome_script(app, exception):
+    """The theme draws its icons twice over: with Font Awesome's web fonts (its stylesheet)
+    and with fontawesome.js, 1.5 MB of SVG icons that would make up most of a first visit.
+    The fonts alone draw every icon the pages use, so the script's tag is taken out of
+    every page and the file out of the build."""
+    if exception or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        trimmed = _FONTAWESOME_JS.sub("", text)
+        if trimmed != text:
+            page.write_text(trimmed, encoding="utf-8")
+    script = out / "_static" / "scripts" / "fontawesome.js"
+    for suffix in (".js", ".js.LICENSE.txt", ".js.map"):
+        leftover = script.with_suffix(suffix)
+        if leftover.exists():
+            leftover.unlink()
+
+
 def setup(app):
     # after Sphinx's toctree collector has numbered figures (default priority 500)
     app.connect("env-get-updated", exercises_per_chapter, priority=900)
     # after sphinx-book-theme has read `repository` from the config (default priority 500)
     app.connect("config-inited", repository_substitutions, priority=900)
     app.connect("doctree-resolved", run_this_chapter)
+    app.connect("build-finished", no_fontawesome_script)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)

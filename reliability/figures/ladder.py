@@ -301,7 +301,7 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
             "outage length from 0.5 to 8 hours; with retries only (vermillion) the waiting "
             "grows steeply with the outage, with a breaker (blue) it stays far lower, the "
             "more so the longer the reset timeout; black rings mark the chosen length.",
-        x_percent=False, y_percent=False, x_range=(0.0, LIVE_HOURS[-1] + 0.5),
+        x_percent=False, y_percent=False, x_range=(0.0, LIVE_HOURS[-1]),
         y_range=(0.0, top),
         source=("reliability.figures.ladder.live_outage",
                 {"conversations": conversations, "seed": seed, "outage_hours": hours,

@@ -306,7 +306,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                     f"{cases:,d} simulated cases x {runs:,d} runs measure pass^{{k}} "
                     "{measured}.", words, depends=("pass1", "s", "k")),
         x_label="k (runs of the same task)", y_label="share of tasks",
-        title="pass^k and pass@k of a task mix (model)",
+        title="pass^k and pass@k (model)",
         alt="Line chart: pass^k falls and pass@k rises as k grows from 1 to "
             f"{kmax}, both starting at pass^1; a grey line shows pass^k if every task "
             "were alike, orange dots with interval bars are seeded simulations, and black "

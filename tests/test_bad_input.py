@@ -661,6 +661,8 @@ REGISTRY = {
         sizes=[16, 50], rate=0.6, confidence=0.95)),
     "reliability.figures.passk.plot_wilson": Entry(lambda: _closing(fig_passk.plot_wilson), dict(
         table=fig_passk.wilson_table([16, 50], 0.6), title="t")),
+    "reliability.figures.passk.live_mixes": Entry(lambda: fig_passk.live_mixes, dict(
+        cases=2, runs=2, seed=0, pass1=0.6, concentration=1.0, k=2, resamples=2)),
     # figures.retries
     "reliability.figures.retries.ceiling": Entry(lambda: fig_retries.ceiling, dict(workflow=W())),
     "reliability.figures.retries.attempt_cost": Entry(lambda: fig_retries.attempt_cost, dict(
@@ -781,6 +783,8 @@ REGISTRY = {
     "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
         classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
         ok={"random_share": [None]}),
+    "reliability.figures.ladder.live_outage": Entry(lambda: fig_ladder.live_outage, dict(
+        conversations=1, seed=0, outage_hours=2.0, failure_threshold=5, reset_timeout=60.0)),
     # figures.lab
     "reliability.figures.lab.ladder_table": Entry(lambda: fig_lab.ladder_table, dict(rows=_LADDER)),
     "reliability.figures.lab.plot_ladder": Entry(lambda: _closing(fig_lab.plot_ladder), dict(

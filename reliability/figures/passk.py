@@ -14,7 +14,7 @@ from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 
 __all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
-           "plot_wilson"]
+           "plot_wilson", "live_mixes"]
 
 #: The largest k a figure draws: a tick and a point per k must stay legible.
 MAX_K = 200
@@ -215,3 +215,103 @@ def plot_wilson(table, *, title: str):
     percent_axis(ax.xaxis)
     fig.tight_layout()
     return fig
+
+
+#: The live explorer's positions: pass^1, and the Beta concentration s on a 1-2-5 ladder
+#: from split (0.1: tasks near 0 or 1) to alike (100); identical tasks are drawn beside.
+LIVE_PASS1 = tuple(round(0.1 * i, 1) for i in range(1, 10))
+LIVE_CONCENTRATIONS = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+#: The largest k the live explorer offers: tau-bench's pass^8.
+LIVE_KMAX = 8
+
+
+def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
+               concentration: float = 1.0, k: int = 8, resamples: int = 1000):
+    """The chapter's live explorer: closed-form pass^k and pass@k of a Beta task mix with
+    mean ``pass1`` and concentration ``concentration``, pass^k if every task were alike,
+    and seeded simulations of ``cases`` cases x ``runs`` runs as dots with 95 % bootstrap
+    intervals over cases (:func:`reliability.passk.curves`, ``resamples`` resamples). The
+    arguments ``pass1``, ``concentration`` and ``k`` set where the sliders start, moved to
+    the nearest position offered. Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+    from ..passk import curves
+
+    cases = _validate.whole("cases", cases, minimum=1, maximum=1_000)
+    runs = _validate.whole("runs", runs, minimum=1, maximum=50)
+    _validate.whole("seed", seed, minimum=0)
+    resamples = _validate.whole("resamples", resamples, minimum=1, maximum=5_000)
+    pass1 = min(LIVE_PASS1, key=lambda v: abs(v - _validate.probability("pass1", pass1)))
+    concentration = _validate.real("concentration", concentration, above=0.0)
+    concentration = min(LIVE_CONCENTRATIONS,
+                        key=lambda v: abs(np.log(v / concentration)))
+    # pass^k needs k runs of a case; a slider needs two positions even at runs = 1.
+    kmax = max(2, min(LIVE_KMAX, runs))
+    k = min(_validate.whole("k", k, minimum=1), kmax)
+    ks = np.arange(1, kmax + 1)
+
+    @lru_cache(maxsize=None)
+    def measured(pass1, s):
+        # One seed for every position: neighbouring settings share their random draws,
+        # so the dots move with the mix, not by chance.
+        outcomes = TaskMix.beta(pass1, s).simulate(cases, runs, seed=seed)
+        result = curves(outcomes, resamples=resamples, seed=seed)
+        shown = result.k <= kmax
+        return (result.k[shown], result.pass_hat[shown], result.pass_hat_low[shown],
+                result.pass_hat_high[shown])
+
+    def words(pass1, s, k):
+        mix = TaskMix.beta(pass1, s)
+        slots = {"hat": f"{mix.pass_hat(k):.1%}", "at": f"{mix.pass_at(k):.1%}",
+                 "same": f"{pass1 ** k:.1%}"}
+        x, rate, low, high = measured(pass1, s)
+        slots["measured"] = (f"at {rate[k - 1]:.1%} (95% bootstrap interval "
+                             f"{low[k - 1]:.1%} to {high[k - 1]:.1%})" if k <= runs else
+                             f"not at all: pass^{k} needs {k} runs of a case")
+        return slots
+
+    def closed(pass1, s, which):
+        mix = TaskMix.beta(pass1, s)
+        return {"x": ks, "y": mix.pass_hat(ks) if which == "hat" else mix.pass_at(ks)}
+
+    def marker(pass1, s, k):
+        mix = TaskMix.beta(pass1, s)
+        return {"x": [k, k], "y": [mix.pass_hat(k), mix.pass_at(k)]}
+
+    return Explorer(
+        name="ch4-mixes",
+        controls=(Control("pass1", "pass^1 (mean success of one run)", LIVE_PASS1, pass1,
+                          ".0%"),
+                  Control("s", "how alike the tasks are (concentration s)",
+                          LIVE_CONCENTRATIONS, concentration, "g"),
+                  Control("k", "k (runs of the same task)", tuple(int(v) for v in ks), k,
+                          "d")),
+        series=(
+            Series("pass^k, model", lambda pass1, s: closed(pass1, s, "hat"),
+                   depends=("pass1", "s")),
+            Series("pass@k, model", lambda pass1, s: closed(pass1, s, "at"),
+                   depends=("pass1", "s"), dashed=True),
+            Series("pass^k if every task were alike", lambda pass1: {
+                "x": ks, "y": pass1 ** ks}, depends=("pass1",), colour="grey"),
+            Series(f"pass^k measured, {cases:,d} cases x {runs:,d} runs, 95% bootstrap "
+                   "interval", lambda pass1, s: dict(zip(("x", "y", "low", "high"),
+                                                         measured(pass1, s))),
+                   depends=("pass1", "s"), kind="points", colour="orange"),
+            Series("the chosen k", marker, depends=("pass1", "s", "k"), kind="marker",
+                   colour="black")),
+        words=Words("Model: tasks with pass^1 = {pass1}, spread with concentration "
+                    "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
+                    "succeeded with probability {pass1}, pass^{k} would be {same}. "
+                    f"{cases:,d} simulated cases x {runs:,d} runs measure pass^{{k}} "
+                    "{measured}.", words, depends=("pass1", "s", "k")),
+        x_label="k (runs of the same task)", y_label="share of tasks",
+        title="pass^k and pass@k (model)",
+        alt="Line chart: pass^k falls and pass@k rises as k grows from 1 to "
+            f"{kmax}, both starting at pass^1; a grey line shows pass^k if every task "
+            "were alike, orange dots with interval bars are seeded simulations, and black "
+            "rings mark the chosen k.",
+        x_range=(0.5, kmax + 0.5), y_range=(0.0, 1.0),
+        source=("reliability.figures.passk.live_mixes",
+                {"cases": cases, "runs": runs, "seed": seed, "pass1": pass1,
+                 "concentration": concentration, "k": k, "resamples": resamples}))

@@ -15,8 +15,7 @@ show; the sentence's numbers are stored already formatted, as Python formats the
 page and :meth:`Explorer.sentence` agree character for character.
 
 Without JavaScript (or in Jupyter, where the script is not loaded) the container shows the
-sentence at the default position, and the chapter's static figure above it shows the same
-setting.
+sentence at the default position and says that the chart needs the book's page.
 """
 
 from __future__ import annotations
@@ -325,5 +324,5 @@ class Explorer:
                 f'<script type="application/json" class="live-data">{payload}</script>\n'
                 f'<p class="live-text" aria-live="polite">{default}</p>\n'
                 f'<p class="live-fallback">On the book\'s web page this is a live chart '
-                f'with sliders; here it shows the default setting, drawn in the figure '
-                f'above.</p>\n</div>')
+                f'with sliders; without its script, the sentence above states the '
+                f'default setting.</p>\n</div>')

@@ -679,6 +679,8 @@ REGISTRY = {
             fig=_CANVAS, attempts=2, base=W(), lengths=[1, 2], table=_BY_ATTEMPTS)),
     "reliability.figures.retries.plot_explorer": Entry(lambda: _closing(fig_retries.plot_explorer), dict(
         error=0.05, silent=0.03, attempts=2, longest=5)),
+    "reliability.figures.retries.live_retries": Entry(lambda: fig_retries.live_retries, dict(
+        runs=2, seed=0, steps=2, error=0.05, silent=0.03, attempts=2)),
     # figures.selfcorrection
     "reliability.figures.selfcorrection.round_table": Entry(lambda: fig_selfcorrection.round_table,
                                                             dict(huang=_HUANG)),

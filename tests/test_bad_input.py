@@ -741,6 +741,8 @@ REGISTRY = {
         table=_ORDTAB, title="t")),
     "reliability.figures.formattax.tax_frames": Entry(lambda: fig_formattax.tax_frames, dict(
         generator=formattax.Generator(), taxes=_TAXES, runs=3, seed=0)),
+    "reliability.figures.formattax.live_cure": Entry(lambda: fig_formattax.live_cure, dict(
+        runs=3, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.98)),
     "reliability.figures.formattax.regime_frame": Entry(lambda: fig_formattax.regime_frame,
                                                         dict(table=_REGTAB)),
     "reliability.figures.formattax.cure_table": Entry(lambda: fig_formattax.cure_table, dict(

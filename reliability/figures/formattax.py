@@ -379,15 +379,19 @@ def verdict_table(examples: dict, checked: dict) -> "pd.DataFrame":
 
 
 #: Prompt taxes the live explorer offers, in percentage points (every point up to 20, as
-#: the chapter's table), and reformatting fidelities (every point from 80%); each grid
-#: also holds the chapter's own value, so the explorer starts exactly where it is.
+#: the chapter's table), and reformatting fidelities (every point from 80%). The
+#: chapter's own value takes the place of its nearest position, so the explorer starts
+#: exactly where the chapter is without two dots crowding each other.
 LIVE_TAXES = tuple(float(i) for i in range(21))
 LIVE_FIDELITIES = tuple(round(0.8 + 0.01 * i, 2) for i in range(21))
 
 
 def _grid_with(grid, value, *, up_to: float = 1.0) -> tuple:
     # Rounded: a value built by subtraction (0.615 - 0.557) keeps float noise otherwise.
-    return tuple(sorted({v for v in grid if v <= up_to} | {round(value, 10)}))
+    value = round(value, 10)
+    kept = [v for v in grid if v <= up_to]
+    nearest = min(kept, key=lambda v: abs(v - value))
+    return tuple(sorted({v for v in kept if v != nearest} | {value}))
 
 
 def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
@@ -399,7 +403,7 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
     each, seeded as :func:`regime_table` seeds each regime) with 95 % Wilson intervals.
     The controls are the prompt tax (shown in percentage points) and the reformatting
     fidelity; ``prompt_tax`` and ``reformat_fidelity`` (probabilities) are where they
-    start, added to the grids if not on them.
+    start, each in place of the nearest position its grid offers.
     Returns a :class:`reliability.live.Explorer`."""
     from functools import lru_cache
 
@@ -469,9 +473,9 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
                     "reformatting with fidelity {fidelity} is right {cure_closed} "
                     "({cure_rate}, {cure_low} to {cure_high}). The cure minus "
                     "constrained decoding: {gap} pp.", words, depends=both),
-        x_label="prompt tax t (pp of accuracy lost to the format request)",
+        x_label="prompt tax t (pp of accuracy)",
         y_label="share of replies right", x_percent=False, y_percent=True,
-        title="The cure sidesteps the prompt's tax (model)",
+        title="Accuracy and the prompt tax (model)",
         alt="Line chart: the share of replies right against the prompt tax from 0 to "
             "20 percentage points. Constrained decoding falls as the tax grows; the two-turn cure is a "
             "flat line set by the reformatting fidelity; free text is a flat dashed "

@@ -397,7 +397,7 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
                     "attempts passes the ceiling of {ceiling} that the silent errors set.",
                     words, depends=both + ("attempts",)),
         x_label="attempts per step A", y_label=f"share of {steps:,d}-step runs right",
-        title="Retries climb, then stall at the ceiling (model)",
+        title="Retries stall at the ceiling (model)",
         alt=f"Line chart: the share of {steps}-step runs that succeed against attempts "
             "per step from 1 to 6, rising then flattening at or under a dashed ceiling "
             "line; orange dots with interval bars are seeded simulations, a black ring "

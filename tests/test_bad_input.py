@@ -681,6 +681,8 @@ REGISTRY = {
             fig=_CANVAS, attempts=2, base=W(), lengths=[1, 2], table=_BY_ATTEMPTS)),
     "reliability.figures.retries.plot_explorer": Entry(lambda: _closing(fig_retries.plot_explorer), dict(
         error=0.05, silent=0.03, attempts=2, longest=5)),
+    "reliability.figures.retries.live_retries": Entry(lambda: fig_retries.live_retries, dict(
+        runs=2, seed=0, steps=2, error=0.05, silent=0.03, attempts=2)),
     # figures.selfcorrection
     "reliability.figures.selfcorrection.round_table": Entry(lambda: fig_selfcorrection.round_table,
                                                             dict(huang=_HUANG)),
@@ -741,6 +743,8 @@ REGISTRY = {
         table=_ORDTAB, title="t")),
     "reliability.figures.formattax.tax_frames": Entry(lambda: fig_formattax.tax_frames, dict(
         generator=formattax.Generator(), taxes=_TAXES, runs=3, seed=0)),
+    "reliability.figures.formattax.live_cure": Entry(lambda: fig_formattax.live_cure, dict(
+        runs=3, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.98)),
     "reliability.figures.formattax.regime_frame": Entry(lambda: fig_formattax.regime_frame,
                                                         dict(table=_REGTAB)),
     "reliability.figures.formattax.cure_table": Entry(lambda: fig_formattax.cure_table, dict(

@@ -17,7 +17,7 @@ from . import _checks
 __all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas",
            "plot_speak_freely", "regime_table", "draw_regimes", "plot_regimes", "order_table",
            "plot_order", "tax_frames", "regime_frame", "cure_table", "order_frame",
-           "verdict_table", "REGIME_LABELS", "MEASURES", "REGIME_FIGSIZE"]
+           "verdict_table", "live_cure", "REGIME_LABELS", "MEASURES", "REGIME_FIGSIZE"]
 
 
 REGIME_LABELS = {"free": "free text,\nthen parse", "prompt": "format asked\nin the prompt",
@@ -376,3 +376,112 @@ def verdict_table(examples: dict, checked: dict) -> "pd.DataFrame":
                        for k in examples],
         "what the validator says": ["; ".join(checked[k].problems) or "accepted"
                                     for k in examples]})
+
+
+#: Prompt taxes the live explorer offers, in percentage points (every point up to 20, as
+#: the chapter's table), and reformatting fidelities (every point from 80%). The
+#: chapter's own value takes the place of its nearest position, so the explorer starts
+#: exactly where the chapter is without two dots crowding each other.
+LIVE_TAXES = tuple(float(i) for i in range(21))
+LIVE_FIDELITIES = tuple(round(0.8 + 0.01 * i, 2) for i in range(21))
+
+
+def _grid_with(grid, value, *, up_to: float = 1.0) -> tuple:
+    # Rounded: a value built by subtraction (0.615 - 0.557) keeps float noise otherwise.
+    value = round(value, 10)
+    kept = [v for v in grid if v <= up_to]
+    nearest = min(kept, key=lambda v: abs(v - value))
+    return tuple(sorted({v for v in kept if v != nearest} | {value}))
+
+
+def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
+              reformat_fidelity: float):
+    """The chapter's live explorer: content accuracy against the prompt's tax, for
+    constrained decoding (:math:`a_0 - t_p`, falling with the tax) and for the two-turn
+    cure (:math:`a_0 r`, which never sees the request), beside free text (:math:`a_0`).
+    Lines are closed forms; dots are :meth:`Generator.simulate`'s seeded replies (``runs``
+    each, seeded as :func:`regime_table` seeds each regime) with 95 % Wilson intervals.
+    The controls are the prompt tax (shown in percentage points) and the reformatting
+    fidelity; ``prompt_tax`` and ``reformat_fidelity`` (probabilities) are where they
+    start, each in place of the nearest position its grid offers.
+    Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    runs = _validate.whole("runs", runs, minimum=1, maximum=100_000)
+    seed = _validate.whole("seed", seed, minimum=0)
+    a0 = _validate.probability("free_accuracy", free_accuracy)
+    tax = _validate.probability("prompt_tax", prompt_tax)
+    fidelity = _validate.probability("reformat_fidelity", reformat_fidelity)
+    if tax > a0:
+        raise ValueError(f"prompt_tax must be at most free_accuracy ({a0!r}), got {tax!r}")
+    taxes = _grid_with(LIVE_TAXES, 100 * tax, up_to=100 * a0)
+    fidelities = _grid_with(LIVE_FIDELITIES, fidelity)
+    tax, fidelity = round(100 * tax, 10), round(fidelity, 10)
+
+    @lru_cache(maxsize=None)
+    def simulated(name, tax=0.0, fidelity=1.0):
+        generator = Generator(free_accuracy=a0, prompt_tax=tax / 100,
+                              reformat_fidelity=fidelity)
+        sim = generator.simulate(name, runs=runs, seed=seed + REGIMES.index(name))
+        return (generator.regime(name).accuracy, sim.rate("right"), *sim.interval("right"))
+
+    def grammar_dots():
+        rows = np.array([(t, *simulated("constrained", tax=t)[1:]) for t in taxes])
+        return dict(zip(("x", "y", "low", "high"), rows.T))
+
+    def cure_dot(prompt_tax, fidelity):
+        _, rate, low, high = simulated("two_turn", fidelity=fidelity)
+        return {"x": [prompt_tax], "y": [rate], "low": [low], "high": [high]}
+
+    def words(prompt_tax, fidelity):
+        grammar, cure = simulated("constrained", tax=prompt_tax), simulated(
+            "two_turn", fidelity=fidelity)
+        filled = {f"{key}_{part}": f"{value:.1%}" for key, row in
+                  (("grammar", grammar), ("cure", cure)) for part, value in
+                  zip(("closed", "rate", "low", "high"), row)}
+        filled["gap"] = f"{100 * (cure[0] - grammar[0]):+.1f}"
+        return filled
+
+    both = ("prompt_tax", "fidelity")
+    span = (taxes[0], taxes[-1])
+    return Explorer(
+        name="ch6-cure",
+        controls=(Control("prompt_tax", "prompt tax t (pp)", taxes, tax, "g"),
+                  Control("fidelity", "reformat fidelity r", fidelities, fidelity,
+                          ".0%")),
+        series=(
+            Series("free text, no format asked", lambda: {"x": span, "y": [a0, a0]},
+                   colour="grey", dashed=True),
+            Series("constrained decoding: closed form",
+                   lambda: {"x": taxes, "y": [a0 - t / 100 for t in taxes]}),
+            Series(f"constrained: simulated, {runs:,d} replies, 95% Wilson interval",
+                   grammar_dots, kind="points"),
+            Series("two turns: closed form",
+                   lambda fidelity: {"x": span, "y": [a0 * fidelity] * 2},
+                   depends=("fidelity",), colour="vermillion"),
+            Series("two turns: simulated, 95% Wilson interval", cure_dot, depends=both,
+                   kind="points", colour="vermillion"),
+            Series("the chosen tax", lambda prompt_tax: {
+                "x": [prompt_tax], "y": [a0 - prompt_tax / 100]}, depends=("prompt_tax",),
+                   kind="marker", colour="black")),
+        words=Words(f"Model: free text is right {a0:.1%} of the time. With a prompt tax "
+                    "of {prompt_tax} pp, constrained decoding is right {grammar_closed} "
+                    f"({runs:,d} simulated replies: {{grammar_rate}}, 95% Wilson "
+                    "interval {grammar_low} to {grammar_high}); solving in free text and "
+                    "reformatting with fidelity {fidelity} is right {cure_closed} "
+                    "({cure_rate}, {cure_low} to {cure_high}). The cure minus "
+                    "constrained decoding: {gap} pp.", words, depends=both),
+        x_label="prompt tax t (pp of accuracy)",
+        y_label="share of replies right", x_percent=False, y_percent=True,
+        title="Accuracy and the prompt tax (model)",
+        alt="Line chart: the share of replies right against the prompt tax from 0 to "
+            "20 percentage points. Constrained decoding falls as the tax grows; the two-turn cure is a "
+            "flat line set by the reformatting fidelity; free text is a flat dashed "
+            "line above both. Dots with interval bars are seeded simulations; a black "
+            "ring marks the chosen tax.",
+        x_range=(-0.5, taxes[-1] + 0.5), y_range=None,
+        source=("reliability.figures.formattax.live_cure",
+                {"runs": runs, "seed": seed, "free_accuracy": a0, "prompt_tax": round(tax / 100, 12),
+                 "reformat_fidelity": fidelity}))

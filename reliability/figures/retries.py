@@ -28,7 +28,8 @@ from ..workflow import Workflow
 from .chain import _decay, interval_text, plot_decay
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
-           "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer"]
+           "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",
+           "live_retries"]
 
 #: The ceiling is drawn as a wide pale band behind the lines, so a closed form that
 #: reaches it stays visible inside it instead of hiding the ceiling's own line.
@@ -307,3 +308,101 @@ def plot_explorer(error: float, silent: float, attempts: int, longest: int):
     ax.legend()
     fig.tight_layout()
     return fig
+
+
+#: Visible error rates the live explorer offers (every 2.5 pp up to 30%).
+LIVE_ERRORS = tuple(round(0.025 * i, 3) for i in range(13))
+#: Silent error rates it offers (every percentage point up to 12%).
+LIVE_SILENT = tuple(round(0.01 * i, 2) for i in range(13))
+#: Attempts per step it draws and offers (as the chapter's figure: flat from 4 on).
+LIVE_ATTEMPTS = tuple(range(1, 7))
+
+
+def _nearest(value, grid):
+    """The position of ``grid`` nearest ``value`` (a slider starts where it can)."""
+    return min(grid, key=lambda v: abs(v - value))
+
+
+def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
+                 silent: float = 0.03, attempts: int = 3):
+    """The chapter's live explorer: success of a ``steps``-step run against attempts
+    per step, for a visible error rate ``error`` and a silent one ``silent`` (no
+    verifier). The closed form is a line; :func:`sweep`'s seeded simulations of ``runs``
+    runs are dots with 95 % Wilson intervals (seed ``seed + A - 1`` for A attempts, as
+    :func:`sweep` seeds its rows); :func:`ceiling` is a dashed line and the chosen
+    ``attempts`` a ring. The sentence states the closed form, the simulated rate with
+    its interval, the expected attempts per run and the ceiling. ``error``, ``silent`` and
+    ``attempts`` set where the sliders start, moved to the nearest position offered.
+    Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    # runs x steps bounds the precomputation (468 simulations of six workflows each).
+    runs = _validate.whole("runs", runs, minimum=2, maximum=20_000)
+    seed = _validate.whole("seed", seed, minimum=0)
+    steps = _validate.whole("steps", steps, minimum=1, maximum=200)
+    error = _nearest(_validate.probability("error", error), LIVE_ERRORS)
+    silent = _nearest(_validate.probability("silent", silent), LIVE_SILENT)
+    attempts = _nearest(_validate.whole("attempts", attempts, minimum=1), LIVE_ATTEMPTS)
+    x = np.array(LIVE_ATTEMPTS)
+
+    def workflow(error, silent, attempts=1):
+        return Workflow(steps=steps, error=error, silent=silent, attempts=int(attempts))
+
+    @lru_cache(maxsize=None)
+    def table(error, silent):
+        # Every setting shares the seeds, so neighbouring positions share their draws
+        # and the dots move smoothly rather than by chance.
+        return sweep([workflow(error, silent, a) for a in LIVE_ATTEMPTS], runs=runs,
+                     seed=seed)
+
+    def dots(error, silent):
+        t = table(error, silent)
+        return {"x": x, "y": t["rate"], "low": t["low"], "high": t["high"]}
+
+    def ring(error, silent, attempts):
+        return {"x": [attempts], "y": [table(error, silent)["closed"][attempts - 1]]}
+
+    def words(error, silent, attempts):
+        t, k = table(error, silent), int(attempts) - 1
+        return {"closed": f"{t['closed'][k]:.1%}", "rate": f"{t['rate'][k]:.1%}",
+                "low": f"{t['low'][k]:.1%}", "high": f"{t['high'][k]:.1%}",
+                "cost": f"{t['closed_attempts'][k]:.2f}",
+                "ceiling": f"{ceiling(workflow(error, silent)):.1%}"}
+
+    both = ("error", "silent")
+    return Explorer(
+        name="ch2-retries",
+        controls=(Control("error", "visible error e", LIVE_ERRORS, error, ".1%"),
+                  Control("silent", "silent error w", LIVE_SILENT, silent, ".0%"),
+                  Control("attempts", "attempts per step A", LIVE_ATTEMPTS, attempts,
+                          "d")),
+        series=(
+            Series("ceiling: unlimited attempts",
+                   lambda error, silent: {"x": [0.5, x[-1] + 0.5],
+                                          "y": [ceiling(workflow(error, silent))] * 2},
+                   depends=both, colour="purple", dashed=True),
+            Series("closed form", lambda error, silent: {
+                "x": x, "y": table(error, silent)["closed"]}, depends=both),
+            Series(f"simulated, {runs:,d} runs, 95% Wilson interval", dots,
+                   depends=both, kind="points", colour="orange"),
+            Series("the chosen A", ring, depends=both + ("attempts",), kind="marker",
+                   colour="black")),
+        words=Words(f"Model: with A = {{attempts}} as its limit of attempts per step, "
+                    f"a {steps:,d}-step run whose attempts fail visibly {{error}} and "
+                    "silently {silent} of the time succeeds {closed} of the time and "
+                    f"spends {{cost}} attempts on average; {runs:,d} simulated runs "
+                    "give {rate} (95% Wilson interval {low} to {high}). No number of "
+                    "attempts passes the ceiling of {ceiling} that the silent errors set.",
+                    words, depends=both + ("attempts",)),
+        x_label="attempts per step A", y_label=f"share of {steps:,d}-step runs right",
+        title="Retries stall at the ceiling (model)",
+        alt=f"Line chart: the share of {steps}-step runs that succeed against attempts "
+            "per step from 1 to 6, rising then flattening at or under a dashed ceiling "
+            "line; orange dots with interval bars are seeded simulations, a black ring "
+            "marks the chosen number of attempts.",
+        x_range=(0.5, x[-1] + 0.5), y_range=(0.0, 1.0),
+        source=("reliability.figures.retries.live_retries",
+                {"runs": runs, "seed": seed, "steps": steps, "error": error,
+                 "silent": silent, "attempts": attempts}))

@@ -1,0 +1,100 @@
+"""Chapter 6's live explorer (the format tax's cure): simulated accuracy against the
+closed forms, the sentence against direct package calls, the page's weight and bad
+input. The browser side is tests/test_browser.py's test_live_explorers_*."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reliability.formattax import Generator
+from reliability.figures import formattax as figs
+
+RUNS, SEED, A0, TAX, FIDELITY = 4000, 20261206, 0.615, 0.615 - 0.557, 0.98
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return figs.live_cure(runs=RUNS, seed=SEED, free_accuracy=A0, prompt_tax=TAX,
+                          reformat_fidelity=FIDELITY)
+
+
+def _part(data, label_start):
+    return next(s for s in data["series"] if s["label"].startswith(label_start))
+
+
+def test_it_starts_at_the_chapters_setting(explorer):
+    taxes = explorer.controls[0].values
+    # in percentage points, with the chapter's tax (the published gap) among them
+    assert 5.8 in taxes and 6 not in taxes and taxes[-1] == 20 and len(taxes) == 21
+    assert explorer.source[1]["prompt_tax"] == 0.058
+    # At the chapter's setting the numbers are the chapter's regime table.
+    table = figs.regime_table(Generator(free_accuracy=A0, prompt_tax=TAX,
+                                        reformat_fidelity=FIDELITY), runs=RUNS, seed=SEED)
+    closed, rate, low, high = table["constrained"]["right"]
+    assert (f"constrained decoding is right {closed:.1%} ({RUNS:,d} simulated replies: "
+            f"{rate:.1%}, 95% Wilson interval {low:.1%} to {high:.1%})"
+            in explorer.sentence())
+    closed, rate, low, high = table["two_turn"]["right"]
+    assert f"is right {closed:.1%} ({rate:.1%}, {low:.1%} to {high:.1%})" in \
+        explorer.sentence()
+
+
+def test_simulated_accuracy_agrees_with_the_closed_forms(explorer):
+    """Every dot (constrained decoding at each tax, the cure at each fidelity) within
+    4.5 standard errors of its closed form, and inside its own Wilson interval."""
+    data = explorer.data()
+    taxes, fidelities = (data["controls"][i]["values"] for i in (0, 1))
+    x, rate, low, high = (np.array(c) for c in _part(data, "constrained: sim")["frames"][""])
+    expected = [A0 - t / 100 for t in taxes]
+    cure = _part(data, "two turns: sim")["frames"]
+    for j, r in enumerate(fidelities):
+        _, y, lo, hi = cure[f"0_{j}"]
+        rate, low, high = (np.append(v, w) for v, w in ((rate, y), (low, lo), (high, hi)))
+        expected.append(A0 * r)
+    expected = np.array(expected)
+    se = np.sqrt(expected * (1 - expected) / RUNS)
+    assert (np.abs(rate - expected) / se).max() < 4.5
+    assert np.all((low <= rate + 1e-9) & (rate <= high + 1e-9))
+
+
+@pytest.mark.parametrize("tax, fidelity", [(5.8, 0.98), (0.0, 1.0), (20.0, 0.8),
+                                           (10.0, 0.9)])
+def test_the_sentence_states_the_packages_numbers(explorer, tax, fidelity):
+    text = explorer.sentence(prompt_tax=tax, fidelity=fidelity)
+    g = Generator(free_accuracy=A0, prompt_tax=tax / 100, reformat_fidelity=fidelity)
+    grammar = g.simulate("constrained", runs=RUNS, seed=SEED + 2)
+    cure = g.simulate("two_turn", runs=RUNS, seed=SEED + 3)
+    right = {name: g.regime(name).accuracy for name in ("constrained", "two_turn")}
+    assert f"prompt tax of {tax:g} pp, constrained decoding is right " \
+           f"{right['constrained']:.1%}" in text
+    low, high = grammar.interval("right")
+    assert f"{grammar.rate('right'):.1%}, 95% Wilson interval {low:.1%} to {high:.1%}" \
+        in text
+    low, high = cure.interval("right")
+    assert f"fidelity {fidelity:.0%} is right {right['two_turn']:.1%} " \
+           f"({cure.rate('right'):.1%}, {low:.1%} to {high:.1%})" in text
+    gap = 100 * (right["two_turn"] - right["constrained"])
+    assert text.endswith(f"The cure minus constrained decoding: {gap:+.1f} pp.")
+
+
+def test_the_page_data_stays_light(explorer):
+    assert len(explorer.html().encode()) < 150_000
+
+
+def test_taxes_above_the_free_accuracy_are_not_offered():
+    e = figs.live_cure(runs=2, seed=0, free_accuracy=0.1, prompt_tax=0.05,
+                       reformat_fidelity=0.9)
+    assert max(e.controls[0].values) <= 10
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(runs=0), "runs"), (dict(seed=-1), "seed"), (dict(free_accuracy=1.2),
+                                                      "free_accuracy"),
+    (dict(prompt_tax="0.05"), "prompt_tax"), (dict(prompt_tax=0.7), "prompt_tax"),
+    (dict(reformat_fidelity=-0.1), "reformat_fidelity")])
+def test_it_refuses_bad_input(kwargs, message):
+    args = dict(runs=2, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.9)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        figs.live_cure(**args)

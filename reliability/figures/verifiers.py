@@ -4,6 +4,9 @@ A verifier of recall :math:`d` and false-rejection rate :math:`f` sends an attem
 with :math:`r = e + c f + w d`, accepts it right with :math:`a = c (1-f)` and wrong with
 :math:`b = w (1-d)`. A run of :math:`n` steps with :math:`A` attempts succeeds with
 :math:`(a S_A)^n` and costs :math:`S_A \sum_{i<n} (1 - r^A)^i` attempts on average.
+A model judge blind to a share :math:`\rho` of the generator's silent errors acts as a
+verifier of recall :math:`(1-\rho)\,d` (:mod:`reliability.judge`): see
+:func:`blind_spot_table` and :func:`plot_blind_spot`.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import datasets, notebook, parameters, reading, validation, workflow
+from reliability import datasets, judge, notebook, parameters, reading, validation, workflow
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
@@ -41,11 +41,11 @@ from reliability import live
 from reliability.figures import reading as fig_reading
 from reliability.figures import retries as fig_retries
 from reliability.figures import selfcorrection as fig_selfcorrection
+from reliability.figures import verifiers as fig_verifiers
 
-# reliability._validate is the checking itself, which this sweep exercises. Figure modules
-# listed beside it are not swept yet; every chapter run and its figure audit exercise them
-# (tests/test_notebooks.py).
-NOT_SWEPT = {"reliability.figures.verifiers", "reliability._validate"}
+# reliability._validate is the checking itself, which this sweep exercises (its names
+# start with an underscore, so it is not public API).
+NOT_SWEPT = {"reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
 #: Packages with no API of their own whose modules are swept: one module per chapter topic.
 MODULE_PACKAGES = ("reliability.figures",)
@@ -187,6 +187,12 @@ _DECAY = fig_chain.decay_table({"a": W(steps=2)}, [1, 2], runs=3, seed=0)
 _BY_ATTEMPTS = fig_chain.decay_table({2: W(attempts=2)}, [1, 2], runs=3, seed=0)
 _SWEEP = fig_retries.sweep([W(), W(attempts=2)], runs=3, seed=0)
 _COST = fig_retries.attempt_cost(W(), runs=3, seed=0)
+_GRID = fig_verifiers.tradeoff_grid(W(attempts=2), [0.5, 0.9], [0.0, 0.1])
+_LINES = fig_verifiers.tradeoff_lines(W(attempts=2), [0.8], [0.0, 0.1], runs=3, seed=0)
+_RECALLS = fig_chain.decay_table({0.8: W(attempts=2, verifier=workflow.Verifier())}, [1, 2],
+                                 runs=3, seed=0)
+_BLIND = fig_verifiers.blind_spot_table(W(attempts=2), workflow.Verifier(), [0.0, 0.5],
+                                        runs=3, seed=0)
 _HUANG = datasets.load("huang2024_self_correction")
 _ROUND = fig_selfcorrection.round_table(_HUANG)
 _FATES = datasets.load("huang2024_answer_fates").set_index("fate")["value"] / 100
@@ -683,6 +689,41 @@ REGISTRY = {
         error=0.05, silent=0.03, attempts=2, longest=5)),
     "reliability.figures.retries.live_retries": Entry(lambda: fig_retries.live_retries, dict(
         runs=2, seed=0, steps=2, error=0.05, silent=0.03, attempts=2)),
+    # judge
+    "reliability.judge.effective_recall": Entry(lambda: judge.effective_recall, dict(
+        recall=0.8, shared=0.3)),
+    "reliability.judge.judged_workflow": Entry(lambda: judge.judged_workflow, dict(
+        base=W(attempts=2), recall=0.8, false_reject=0.05, shared=0.3)),
+    "reliability.judge.lift": Entry(lambda: judge.lift, dict(
+        base=W(attempts=2), recall=0.8, false_reject=0.05, shared=0.3)),
+    "reliability.judge.blind_share_of_passes": Entry(lambda: judge.blind_share_of_passes,
+                                                     dict(recall=0.8, shared=0.3)),
+    "reliability.judge.simulate": Entry(lambda: judge.simulate, dict(
+        base=W(attempts=2), recall=0.8, false_reject=0.05, shared=0.3, runs=3, seed=0)),
+    # figures.verifiers
+    "reliability.figures.verifiers.outcomes": Entry(lambda: fig_verifiers.outcomes, dict(
+        workflow=W(attempts=2), runs=3, seed=0)),
+    "reliability.figures.verifiers.tradeoff_grid": Entry(lambda: fig_verifiers.tradeoff_grid, dict(
+        base=W(attempts=2), recalls=[0.5, 0.9], false_rejects=[0.0, 0.1])),
+    "reliability.figures.verifiers.plot_tradeoff": Entry(
+        lambda: _closing(fig_verifiers.plot_tradeoff), dict(
+            grid=_GRID, mark=workflow.Verifier(), title="t")),
+    "reliability.figures.verifiers.tradeoff_lines": Entry(lambda: fig_verifiers.tradeoff_lines, dict(
+        base=W(attempts=2), recalls=[0.8], false_rejects=[0.0, 0.1], runs=3, seed=0)),
+    "reliability.figures.verifiers.plot_tradeoff_lines": Entry(
+        lambda: _closing(fig_verifiers.plot_tradeoff_lines), dict(
+            base=W(attempts=2), false_rejects=[0.0, 0.1], tables=_LINES, title="t")),
+    "reliability.figures.verifiers.draw_recall_frame": Entry(
+        lambda: _closing(fig_verifiers.draw_recall_frame), dict(
+            fig=_CANVAS, recall=0.8, base=W(attempts=2), false_reject=0.05, lengths=[1, 2],
+            table=_RECALLS)),
+    "reliability.figures.verifiers.blind_spot_table": Entry(
+        lambda: fig_verifiers.blind_spot_table, dict(
+            base=W(attempts=2), verifier=workflow.Verifier(), shares=[0.0, 0.5], runs=3,
+            seed=0)),
+    "reliability.figures.verifiers.plot_blind_spot": Entry(
+        lambda: _closing(fig_verifiers.plot_blind_spot), dict(
+            base=W(attempts=2), verifier=workflow.Verifier(), table=_BLIND, title="t")),
     # figures.selfcorrection
     "reliability.figures.selfcorrection.round_table": Entry(lambda: fig_selfcorrection.round_table,
                                                             dict(huang=_HUANG)),

@@ -4,6 +4,9 @@ A verifier of recall :math:`d` and false-rejection rate :math:`f` sends an attem
 with :math:`r = e + c f + w d`, accepts it right with :math:`a = c (1-f)` and wrong with
 :math:`b = w (1-d)`. A run of :math:`n` steps with :math:`A` attempts succeeds with
 :math:`(a S_A)^n` and costs :math:`S_A \sum_{i<n} (1 - r^A)^i` attempts on average.
+A model judge blind to a share :math:`\rho` of the generator's silent errors acts as a
+verifier of recall :math:`(1-\rho)\,d` (:mod:`reliability.judge`): see
+:func:`blind_spot_table` and :func:`plot_blind_spot`.
 """
 
 from __future__ import annotations
@@ -13,22 +16,35 @@ from dataclasses import replace
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import _validate
+from .. import _validate, judge
+from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
-from .retries import sweep
+from .chain import _decay
+from .retries import _sweep_table, sweep
 
 __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
-           "plot_tradeoff_lines", "draw_recall_frame"]
+           "plot_tradeoff_lines", "draw_recall_frame", "blind_spot_table",
+           "plot_blind_spot"]
 
 _ENDINGS = ("success", "wrong", "gave_up")
 _LABEL_BOX = dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85)
 
 
-def _workflow(base):
+#: What :func:`tradeoff_grid` returns (and :func:`plot_tradeoff` draws).
+_GRID_KEYS = ("recall", "false_reject", "success", "attempts")
+#: What :func:`blind_spot_table` returns (and :func:`plot_blind_spot` draws).
+_BLIND_KEYS = ("shared", "effective_recall", "closed", "rate", "low", "high", "lift")
+
+
+def _workflow(base, name: str = "base"):
     if not isinstance(base, Workflow):
-        raise ValueError(f"base must be a reliability.Workflow, got {base!r}")
+        raise ValueError(f"{name} must be a reliability.Workflow, got {base!r}")
     return base
+
+
+def _verifier(name: str, value) -> Verifier:
+    return _validate.instance(name, value, Verifier)
 
 
 def outcomes(workflow: Workflow, *, runs: int, seed) -> dict:
@@ -39,7 +55,9 @@ def outcomes(workflow: Workflow, *, runs: int, seed) -> dict:
     """
     from ..stats import wilson_interval
 
-    workflow = _workflow(workflow)
+    workflow = _workflow(workflow, "workflow")
+    _validate.whole("runs", runs, minimum=1)
+    _validate.seed(seed)
     sim = workflow.simulate(runs=runs, seed=seed)
     closed = workflow.outcome_probabilities()
     counts = {"success": sim.successes, "wrong": sim.wrong, "gave_up": sim.gave_up}
@@ -69,6 +87,9 @@ def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
 def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     """Two contour maps over (false rejection, recall): success (left), attempts per run
     (right), closed forms; ``mark`` is drawn as a point on both."""
+    _checks.columns("grid", grid, _GRID_KEYS, what="tradeoff_grid result")
+    _verifier("mark", mark)
+    _validate.text("title", title)
     # Stacked, not side by side: two maps abreast would shrink their text on a phone.
     fig, axes = plt.subplots(2, 1, figsize=(7.0, 8.5))
     x, y = grid["false_reject"], grid["recall"]
@@ -107,6 +128,7 @@ def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: i
     base = _workflow(base)
     recalls = _validate.probability_array("recalls", recalls).ravel()
     false_rejects = _validate.probability_array("false_rejects", false_rejects).ravel()
+    runs = _validate.whole("runs", runs, minimum=1)
     seed = _validate.whole("seed", seed, minimum=0)
     return {float(d): sweep([replace(base, verifier=Verifier(float(d), float(f)))
                              for f in false_rejects],
@@ -119,7 +141,13 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     recall: lines are closed forms, dots simulated with 95 % intervals; the grey line is
     the same workflow without a verifier."""
     base = _workflow(base)
+    _checks.probabilities("false_rejects", false_rejects)
     false_rejects = np.asarray(false_rejects, dtype=float)
+    _checks.keyed("tables", tables, what="sweep results by recall")
+    for d, table in tables.items():
+        _validate.probability("tables' keys (recalls)", d)
+        _sweep_table("tables", table, false_rejects.size)
+    _validate.text("title", title)
     dense = np.linspace(0.0, false_rejects.max(), 61)
     colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
     # Stacked, not side by side, so the text stays large enough on a phone.
@@ -153,7 +181,15 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
     """One scrubber frame: success against chain length with a verifier of recall
     ``recall`` (line: closed form; dots: ``table[recall]`` simulated with 95 % Wilson
     bars), beside the same retries without a verifier."""
+    _checks.figure("fig", fig)
+    recall = _validate.probability("recall", recall)
     base = _workflow(base)
+    false_reject = _validate.probability("false_reject", false_reject)
+    _checks.array("lengths", lengths, kind="whole", minimum=1)
+    _decay("table", table)
+    if recall not in table:
+        raise ValueError(f"table must hold a row for recall {recall!r}, "
+                         f"got keys {list(table)}")
     lengths = np.asarray(lengths)
     grid = np.arange(1, lengths.max() + 1)
     wf = replace(base, verifier=Verifier(recall=recall, false_reject=false_reject))
@@ -173,3 +209,62 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
     percent_axis(ax.yaxis)
     ax.legend(loc="lower left")
     fig.tight_layout()
+
+
+def blind_spot_table(base: Workflow, verifier: Verifier, shares, *, runs: int,
+                     seed: int) -> dict:
+    r"""A judge of recall ``verifier.recall`` on what it can see and false rejection
+    ``verifier.false_reject``, for each shared blind spot :math:`\rho` in ``shares``:
+    the effective recall :math:`(1-\rho)\,d`, run success in closed form, simulated
+    (:func:`reliability.judge.simulate`, seed ``seed + k`` for share ``k``) with its
+    95 % Wilson bounds, and the closed-form lift over no check at all.
+
+    Returns a dict of numpy arrays, one entry per share: ``shared``, ``effective_recall``,
+    ``closed``, ``rate``, ``low``, ``high``, ``lift``.
+    """
+    base = _workflow(base)
+    _verifier("verifier", verifier)
+    shares = _validate.probability_array("shares", shares).ravel()
+    runs = _validate.whole("runs", runs, minimum=1)
+    seed = _validate.whole("seed", seed, minimum=0)
+    d, f = verifier.recall, verifier.false_reject
+    rows = []
+    for k, rho in enumerate(shares):
+        sim = judge.simulate(base, d, f, float(rho), runs=runs, seed=seed + k)
+        rows.append((float(rho), judge.effective_recall(d, float(rho)),
+                     judge.judged_workflow(base, d, f, float(rho)).success(),
+                     sim["rate"], sim["low"], sim["high"],
+                     judge.lift(base, d, f, float(rho))))
+    return dict(zip(_BLIND_KEYS, np.array(rows, dtype=float).reshape(-1, 7).T))
+
+
+def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: str):
+    r"""Run success against the shared blind spot :math:`\rho`: the closed form (line),
+    :func:`blind_spot_table`'s simulated shares (dots, 95 % Wilson bars), the same judge
+    with independent errors (:math:`\rho = 0`, dotted) and no check at all (dashed)."""
+    base = _workflow(base)
+    _verifier("verifier", verifier)
+    _checks.columns("table", table, _BLIND_KEYS, what="blind_spot_table result")
+    _validate.text("title", title)
+    d, f = verifier.recall, verifier.false_reject
+    dense = np.linspace(0.0, 1.0, 101)
+    closed = [judge.judged_workflow(base, d, f, float(rho)).success() for rho in dense]
+    fig, ax = plt.subplots(figsize=(7.0, 4.8))
+    ax.axhline(replace(base, verifier=None).success(), color=PALETTE["grey"], ls="--",
+               label="no check at all")
+    ax.axhline(closed[0], color=PALETTE["green"], ls=":",
+               label=f"judge with independent errors (d = {d:g})")
+    ax.plot(dense, closed, color=PALETTE["blue"], label="shared blind spot (closed form)")
+    rate = np.asarray(table["rate"])
+    ax.errorbar(table["shared"], rate, fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                yerr=[rate - table["low"], np.asarray(table["high"]) - rate],
+                label="simulated, 95% interval")
+    ax.set(xlabel="shared blind spot \u03c1 (share of silent errors the judge\n"
+                  "cannot see either)",
+           ylabel=f"share of {base.steps}-step\nruns that succeed", ylim=(0, 1.02))
+    percent_axis(ax.yaxis)
+    percent_axis(ax.xaxis)
+    ax.legend(loc="lower left")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig

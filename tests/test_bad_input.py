@@ -724,6 +724,9 @@ REGISTRY = {
     "reliability.figures.verifiers.plot_blind_spot": Entry(
         lambda: _closing(fig_verifiers.plot_blind_spot), dict(
             base=W(attempts=2), verifier=workflow.Verifier(), table=_BLIND, title="t")),
+    "reliability.figures.verifiers.live_verifier": Entry(lambda: fig_verifiers.live_verifier, dict(
+        runs=2, seed=0, steps=2, error=0.05, silent=0.03, recall=0.8, false_reject=0.05,
+        attempts=2)),
     # figures.selfcorrection
     "reliability.figures.selfcorrection.round_table": Entry(lambda: fig_selfcorrection.round_table,
                                                             dict(huang=_HUANG)),
@@ -761,6 +764,10 @@ REGISTRY = {
                                                             seed=0)),
     "reliability.figures.selfcorrection.plot_conditioning": Entry(
         lambda: _closing(fig_selfcorrection.plot_conditioning), dict(frame=_COND, title="t", every=1)),
+    "reliability.figures.selfcorrection.live_arbiter": Entry(
+        lambda: fig_selfcorrection.live_arbiter, dict(
+            break_rate=0.07, fix_rate=0.18, initial=0.76, false_reject=0.05, questions=2,
+            seed=0, recall=0.6, rounds=2)),
     # figures.formattax
     "reliability.figures.formattax.plot_two_rates": Entry(lambda: _closing(fig_formattax.plot_two_rates), dict(
         compliance_prompt=0.8, compliance_constrained=0.95, accuracy_free=0.6, accuracy_constrained=0.55)),

@@ -18,7 +18,7 @@ from . import _checks
 __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
            "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
            "styled_changes", "rounds_frame", "plot_rounds", "draw_recall_frame",
-           "conditioning_frame", "plot_conditioning"]
+           "conditioning_frame", "plot_conditioning", "live_arbiter"]
 
 _COLUMNS = {"Standard Prompting": "before", "Self-Correct (round 1)": "round 1",
             "Self-Correct (round 2)": "round 2", "Self-Correct (Oracle)": "with oracle"}
@@ -321,3 +321,101 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
                   "dashed: long-run level")
     fig.tight_layout()
     return fig
+
+
+#: Arbiter recalls the live explorer offers (every 5 pp, as the chapter's recall scan).
+LIVE_RECALLS = tuple(round(0.05 * i, 2) for i in range(21))
+#: Rounds of revision it offers and draws (as the kernel explorer: up to 20).
+LIVE_ROUNDS = tuple(range(1, 21))
+
+
+def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
+                 false_reject: float, questions: int, seed: int, recall: float = 0.6,
+                 rounds: int = 6):
+    """The chapter's live explorer: accuracy over rounds of revision (a two-state chain
+    that breaks ``break_rate`` of right answers and fixes ``fix_rate`` of wrong ones per
+    round, starting at ``initial``) for intrinsic revision, an arbiter of recall d and
+    false rejection ``false_reject``, and the oracle. Closed forms are lines; the
+    arbiter's loop simulated with :func:`reliability.selfcorrection.simulate_loop`
+    (``questions`` questions, seed ``seed + 1`` as :func:`rounds_frame` seeds the second
+    loop, so the chapter's figure and the chart share their dots) is dots with 95 %
+    Wilson intervals; a ring marks the chosen round. The sentence states the three loops'
+    accuracy after k rounds, the simulated one with its interval, and the revision calls
+    the arbiter spends. ``recall`` and ``rounds`` set where the sliders start, moved to
+    the nearest position offered. Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    revision = Revision(_validate.probability("break_rate", break_rate),
+                        _validate.probability("fix_rate", fix_rate))
+    initial = _validate.probability("initial", initial)
+    false_reject = _validate.probability("false_reject", false_reject)
+    # questions x 21 recalls x 20 rounds bounds the precomputation.
+    questions = _validate.whole("questions", questions, minimum=1, maximum=100_000)
+    seed = _validate.whole("seed", seed, minimum=0)
+    recall = min(LIVE_RECALLS, key=lambda v: abs(v - _validate.probability("recall",
+                                                                            recall)))
+    rounds = min(LIVE_ROUNDS, key=lambda v: abs(v - _validate.whole("rounds", rounds,
+                                                                    minimum=0)))
+    ks = np.arange(LIVE_ROUNDS[-1] + 1)
+
+    def arbiter(recall):
+        return Arbiter(recall=recall, false_reject=false_reject)
+
+    @lru_cache(maxsize=None)
+    def loop(recall):
+        # The same seed at every recall: neighbouring positions share their draws.
+        sim = simulate_loop(revision, initial, ks[-1], questions=questions, seed=seed + 1,
+                            arbiter=arbiter(recall))
+        low, high = sim.interval()
+        return {"x": ks, "y": sim.accuracy, "low": low, "high": high,
+                "closed": loop_accuracy(revision, initial, ks, arbiter(recall))}
+
+    def words(recall, rounds):
+        t = loop(recall)
+        return {"closed": f"{t['closed'][rounds]:.1%}", "rate": f"{t['y'][rounds]:.1%}",
+                "low": f"{t['low'][rounds]:.1%}", "high": f"{t['high'][rounds]:.1%}",
+                "intrinsic": f"{loop_accuracy(revision, initial, rounds):.1%}",
+                "oracle": f"{loop_accuracy(revision, initial, rounds, ORACLE):.1%}",
+                "calls": f"{expected_revisions(revision, initial, rounds, arbiter(recall)):.2f}"}
+
+    return Explorer(
+        name="ch5-arbiter",
+        controls=(Control("recall", "arbiter recall d", LIVE_RECALLS, recall, ".0%"),
+                  Control("rounds", "rounds of revision k", LIVE_ROUNDS, rounds, "d")),
+        series=(
+            Series("intrinsic revision", lambda: {
+                "x": ks, "y": loop_accuracy(revision, initial, ks)}, colour="vermillion"),
+            Series("oracle (stop when right)", lambda: {
+                "x": ks, "y": loop_accuracy(revision, initial, ks, ORACLE)},
+                colour="green"),
+            Series("arbiter, closed form",
+                   lambda recall: {"x": ks, "y": loop(recall)["closed"]},
+                   depends=("recall",)),
+            Series(f"arbiter, simulated, {questions:,d} questions, 95% Wilson interval",
+                   lambda recall: {k: loop(recall)[k] for k in ("x", "y", "low", "high")},
+                   depends=("recall",), kind="points", colour="orange"),
+            Series("the chosen round", lambda recall, rounds: {
+                "x": [rounds], "y": [loop(recall)["closed"][rounds]]},
+                depends=("recall", "rounds"), kind="marker", colour="black")),
+        words=Words(f"Model: starting from {initial:.1%} right, after {{rounds}} rounds "
+                    "an arbiter that sends back {recall} of wrong answers and "
+                    f"{false_reject:.0%} of right ones ends at {{closed}}, spending "
+                    "{calls} revision calls per question; intrinsic revision ends at "
+                    "{intrinsic} and the oracle at {oracle}. "
+                    f"{questions:,d} simulated questions give {{rate}} (95% Wilson "
+                    "interval {low} to {high}).", words, depends=("recall", "rounds")),
+        x_label="rounds of revision k", y_label="share of answers right",
+        title="What an arbiter buys (model)",
+        alt="Line chart: the share of answers right over 0 to 20 rounds of revision: "
+            "intrinsic revision drifts down to its fixed point, the oracle climbs, and "
+            "the arbiter's line lies between them, higher for a higher recall; orange "
+            "dots with interval bars are seeded simulations of the arbiter's loop, a "
+            "black ring marks the chosen round.",
+        x_range=(-0.5, ks[-1] + 0.5), y_range=None,
+        source=("reliability.figures.selfcorrection.live_arbiter",
+                {"break_rate": revision.break_rate, "fix_rate": revision.fix_rate,
+                 "initial": initial, "false_reject": false_reject,
+                 "questions": questions, "seed": seed, "recall": recall,
+                 "rounds": rounds}))

@@ -25,7 +25,7 @@ from .retries import _sweep_table, sweep
 
 __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
            "plot_tradeoff_lines", "draw_recall_frame", "blind_spot_table",
-           "plot_blind_spot"]
+           "plot_blind_spot", "live_verifier"]
 
 _ENDINGS = ("success", "wrong", "gave_up")
 _LABEL_BOX = dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85)
@@ -268,3 +268,118 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
     ax.set_title(title)
     fig.tight_layout()
     return fig
+
+
+#: Recalls the live explorer draws and offers (its x axis: every 0.1).
+LIVE_RECALLS = tuple(round(0.1 * i, 1) for i in range(11))
+#: False rejections it offers (every 0.05 up to 0.5, as the chapter's trade-off lines).
+LIVE_FALSE_REJECTS = tuple(round(0.05 * i, 2) for i in range(11))
+#: Attempts per step it offers.
+LIVE_ATTEMPTS = tuple(range(1, 7))
+
+
+def _nearest(value, grid):
+    """The position of ``grid`` nearest ``value`` (a slider starts where it can)."""
+    return min(grid, key=lambda v: abs(v - value))
+
+
+def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
+                  silent: float = 0.03, recall: float = 0.8, false_reject: float = 0.05,
+                  attempts: int = 3):
+    """The chapter's live explorer: success of a ``steps``-step run whose attempts fail
+    visibly with probability ``error`` and silently with ``silent``, against the
+    verifier's recall d, for a false rejection f and ``attempts`` per step. The closed
+    form is a line; seeded simulations of ``runs`` runs (the same seed at every setting)
+    are dots with 95 % Wilson intervals; retries alone (no verifier) are a dashed line and
+    the chosen recall a ring. The sentence states the closed form, the simulated rate
+    with its interval, the lift over retries alone in pp and the attempts a run costs.
+    ``recall``, ``false_reject`` and ``attempts`` set where the sliders start, moved to
+    the nearest position offered. Returns a :class:`reliability.live.Explorer`.
+
+    A shared blind spot (:mod:`reliability.judge`) is not a fourth control: every
+    combination of four controls would store over 300 KB in the page."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    steps = _validate.whole("steps", steps, minimum=1, maximum=200)
+    base = Workflow(steps=steps, error=_validate.probability("error", error),
+                    silent=_validate.probability("silent", silent))
+    # runs x steps bounds the precomputation (726 simulations of eleven workflows).
+    runs = _validate.whole("runs", runs, minimum=2, maximum=20_000)
+    seed = _validate.whole("seed", seed, minimum=0)
+    recall = _nearest(_validate.probability("recall", recall), LIVE_RECALLS)
+    false_reject = _nearest(_validate.probability("false_reject", false_reject),
+                            LIVE_FALSE_REJECTS)
+    attempts = _nearest(_validate.whole("attempts", attempts, minimum=1), LIVE_ATTEMPTS)
+    x = np.array(LIVE_RECALLS)
+
+    def alone(attempts):
+        return replace(base, attempts=int(attempts))
+
+    @lru_cache(maxsize=None)
+    def table(false_reject, attempts):
+        # One seed for every setting: neighbouring positions share their random draws,
+        # so the dots move smoothly rather than by chance.
+        rows = []
+        for d in LIVE_RECALLS:
+            checked = replace(alone(attempts), verifier=Verifier(d, false_reject))
+            sim = checked.simulate(runs=runs, seed=seed)
+            rows.append((checked.success(), sim.rate, *sim.interval(0.95),
+                         checked.expected_attempts()))
+        return dict(zip(("closed", "rate", "low", "high", "cost"), np.array(rows).T))
+
+    def words(recall, false_reject, attempts):
+        t, i = table(false_reject, attempts), LIVE_RECALLS.index(recall)
+        without = alone(attempts).success()
+        return {"closed": f"{t['closed'][i]:.1%}", "rate": f"{t['rate'][i]:.1%}",
+                "low": f"{t['low'][i]:.1%}", "high": f"{t['high'][i]:.1%}",
+                "alone": f"{without:.1%}",
+                "lift": f"{100 * (t['closed'][i] - without):+.1f}",
+                "cost": f"{t['cost'][i]:.2f}"}
+
+    def dots(false_reject, attempts):
+        t = table(false_reject, attempts)
+        return {"x": x, "y": t["rate"], "low": t["low"], "high": t["high"]}
+
+    def ring(recall, false_reject, attempts):
+        return {"x": [recall],
+                "y": [table(false_reject, attempts)["closed"][LIVE_RECALLS.index(recall)]]}
+
+    both = ("false_reject", "attempts")
+    return Explorer(
+        name="ch3-verifier",
+        controls=(Control("recall", "recall d", LIVE_RECALLS, recall, ".1f"),
+                  Control("false_reject", "false rejection f", LIVE_FALSE_REJECTS,
+                          false_reject, ".2f"),
+                  Control("attempts", "attempts per step A", LIVE_ATTEMPTS, attempts,
+                          "d")),
+        series=(
+            Series("retries alone, no verifier",
+                   lambda attempts: {"x": [0.0, 1.0], "y": [alone(attempts).success()] * 2},
+                   depends=("attempts",), colour="grey", dashed=True),
+            Series("with the verifier, closed form",
+                   lambda false_reject, attempts: {
+                       "x": x, "y": table(false_reject, attempts)["closed"]},
+                   depends=both),
+            Series(f"simulated, {runs:,d} runs, 95% Wilson interval", dots, depends=both,
+                   kind="points", colour="orange"),
+            Series("the chosen recall", ring, depends=("recall",) + both, kind="marker",
+                   colour="black")),
+        words=Words("Model: with a verifier of recall {recall} and false rejection "
+                    "{false_reject}, and A = {attempts} as the limit of attempts per step, a "
+                    f"{steps:,d}-step run succeeds {{closed}} of the time, {{lift}} pp "
+                    "against {alone} with retries alone, at {cost} attempts per run; "
+                    f"{runs:,d} simulated runs give {{rate}} (95% Wilson interval {{low}} "
+                    "to {high}).", words, depends=("recall",) + both),
+        x_label="verifier recall d", y_label=f"share of {steps:,d}-step runs right",
+        title="What recall buys (model)",
+        alt=f"Line chart: the share of {steps}-step runs that succeed against the "
+            "verifier's recall from 0 to 1, rising with recall and lower for a higher "
+            "false rejection; orange dots with interval bars are seeded simulations, a "
+            "dashed grey line is retries alone and a black ring marks the chosen recall.",
+        x_range=(-0.03, 1.03), y_range=(0.0, 1.0),
+        source=("reliability.figures.verifiers.live_verifier",
+                {"runs": runs, "seed": seed, "steps": steps, "error": error,
+                 "silent": silent, "recall": recall, "false_reject": false_reject,
+                 "attempts": attempts}))

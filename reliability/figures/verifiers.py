@@ -305,7 +305,7 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     steps = _validate.whole("steps", steps, minimum=1, maximum=200)
     base = Workflow(steps=steps, error=_validate.probability("error", error),
                     silent=_validate.probability("silent", silent))
-    # runs x steps bounds the precomputation (726 simulations of eleven workflows).
+    # runs x steps bounds the precomputation (66 settings of eleven workflows each).
     runs = _validate.whole("runs", runs, minimum=2, maximum=20_000)
     seed = _validate.whole("seed", seed, minimum=0)
     recall = _nearest(_validate.probability("recall", recall), LIVE_RECALLS)

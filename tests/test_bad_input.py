@@ -629,7 +629,8 @@ REGISTRY = {
         error=0.05, silent=0.03, longest=5)),
     # live
     "reliability.live.Control": Entry(lambda: live.Control, dict(
-        name="a", label="a value", values=(0.1, 0.2), default=0.1, format=".0%")),
+        name="a", label="a value", values=(0.1, 0.2), default=0.1, format=".0%",
+        labels=("low", "high")), ok={"labels": [None]}),
     "reliability.live.Control.shown": Entry(lambda: _CONTROL.shown, dict(value=0.2)),
     "reliability.live.Series": Entry(lambda: live.Series, dict(
         label="s", draw=lambda a: {"x": [1], "y": [a]}, depends=("a",), kind="points",

@@ -768,6 +768,8 @@ REGISTRY = {
     "reliability.figures.budgets.draw_limit_frame": Entry(lambda: _closing(fig_budgets.draw_limit_frame),
                                                           dict(fig=_CANVAS, sample=_LENGTHS, limit=3,
                                                                longest=10)),
+    "reliability.figures.budgets.live_step_limit": Entry(lambda: fig_budgets.live_step_limit, dict(
+        runs=5, seed=0, median=6.0, spread=0.5, stuck=0.03, limit=12)),
     # figures.ladder
     "reliability.figures.ladder.plot_outage": Entry(lambda: _closing(fig_ladder.plot_outage), dict(
         without=_DAY, with_breaker=_DAY, start=8.0, end=14.0, width=0.25)),

@@ -799,6 +799,8 @@ REGISTRY = {
         rows=_MIRROR_ROWS, title="t")),
     "reliability.figures.lab.draw_fault_rate": Entry(lambda: _closing(fig_lab.draw_fault_rate), dict(
         fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED)),
+    "reliability.figures.lab.live_fault_rate": Entry(lambda: fig_lab.live_fault_rate, dict(
+        runs=2, seed=0, max_turns=6, fault_rate=0.6, error_recovery=True, submit_nudge=False)),
     "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
         dash=_DASH, confidence=0.9, seed=0)),
     "reliability.figures.lab.plot_dashboard": Entry(lambda: _closing(fig_lab.plot_dashboard), dict(

@@ -837,6 +837,8 @@ REGISTRY = {
         lambda: _closing(fig_reading.draw_threshold_frame), dict(
             fig=_CANVAS, threshold=1.0, separation=2.0, relevance_cases=16,
             irrelevance_cases=20, seed=0)),
+    "reliability.figures.reading.live_threshold": Entry(lambda: fig_reading.live_threshold, dict(
+        seed=0, relevance_cases=16, irrelevance_cases=20, threshold=1.0, separation=2.0)),
     "reliability.figures.reading.plot_baselines": Entry(lambda: _closing(fig_reading.plot_baselines), dict(
         pairs={"a": (44.0, 67.0)}, title="t")),
 }

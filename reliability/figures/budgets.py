@@ -237,7 +237,7 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
                     "share below the stuck share.", words,
                     depends=("stuck", "limit")),
         x_label="step limit L (steps per task)", y_label="share of tasks",
-        title="Share of tasks hitting the step limit (model)",
+        title="Tasks hitting the step limit (model)",
         alt="Line chart: the share of tasks that hit the step limit falls as the limit "
             "rises from 1 to 30 steps and levels off at the stuck share, a dashed line; "
             "an orange line is the sound tasks cut short, blue dots with interval bars "

@@ -507,7 +507,7 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
                     depends=("fault", "recovery", "nudge")),
         x_label="injected transient fault rate per call",
         y_label="share of runs graded PASS",
-        title="Pass rate against the fault rate (lab model)",
+        title="Pass rate by fault rate (lab model)",
         alt="Line chart: the share of runs that pass falls as the injected fault rate rises "
             "from 0 to 90%; grey is the baseline, blue the arm with the chosen guardrails, "
             "lines the closed forms and dots with interval bars the lab's seeded runs; a "

@@ -204,12 +204,12 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
                     f"{irrelevance_cases:,d} cases ({{irr_low}} to {{irr_high}}).", words,
                     depends=("threshold", "separation")),
         x_label="threshold t on the need signal", y_label="column score",
-        title="The two paired columns against the threshold (model)",
+        title="Paired columns by threshold (model)",
         alt="Line chart: as the threshold rises from -4 to 4 the closed-form Relevance "
             "(blue) falls from 100% and Irrelevance (orange) climbs towards 100%, "
             "Relevance later for a larger separation; dots with interval bars are one "
             "seeded leaderboard run, black rings mark the chosen threshold.",
-        x_range=(-4.2, 4.2), y_range=(0.0, 1.0),
+        x_range=(-4.0, 4.0), y_range=(0.0, 1.0),
         source=("reliability.figures.reading.live_threshold",
                 {"seed": seed, "relevance_cases": relevance_cases,
                  "irrelevance_cases": irrelevance_cases, "threshold": threshold,

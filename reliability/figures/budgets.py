@@ -128,7 +128,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
 
 
 def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
-    """One scrubber frame: needed steps of the finishing tasks, the ones a limit of
+    """The kernel explorer's figure: needed steps of the finishing tasks, the ones a limit of
     ``limit`` cuts short in colour, the stuck tasks as a bar of their own, and the share
     hitting the limit with its 95 % Wilson interval in the title."""
     _checks.figure("fig", fig)

@@ -1,5 +1,6 @@
 """Figures for the ablation lab: the guardrail ladder, the validator's blind spot, the
-capability ladder, the rig beside the lab, the fault-rate scrubber frame, the dashboard."""
+capability ladder, the rig beside the lab, both arms at one fault rate, the dashboard, and
+the fault-rate live explorer."""
 
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
 
 
 def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
-    """One scrubber frame: both arms at ``rate`` (Wilson bars) on their closed-form curves.
+    """Both arms at ``rate`` (Wilson bars) on their closed-form curves.
     ``frames``: rate -> (baseline ArmResult, recovery ArmResult); ``closed``: label ->
     (rates, values)."""
     _checks.figure("fig", fig)

@@ -54,10 +54,11 @@ def plot_columns(runs, *, title: str):
 
 def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 16,
                          irrelevance_cases: int = 240, seed=0):
-    """The chapter's threshold figure (and its kernel explorer): the closed-form Relevance and Irrelevance of
-    :func:`~reliability.reading.threshold_model` against the threshold (lines), the chosen
-    ``threshold`` (dotted), and one seeded leaderboard run at it with 95 % Wilson
-    intervals (dots). Returns the :class:`~reliability.reading.ColumnRun` drawn."""
+    """The chapter's threshold figure (and its kernel explorer's): the closed-form
+    Relevance and Irrelevance of :func:`~reliability.reading.threshold_model` against the
+    threshold (lines), the chosen ``threshold`` (dotted), and one seeded leaderboard run at
+    it with 95 % Wilson intervals (dots). Returns the
+    :class:`~reliability.reading.ColumnRun` drawn."""
     _checks.figure("fig", fig)
     threshold = _validate.real("threshold", threshold, minimum=-10, maximum=10)
     needed, unneeded = threshold_model(threshold, separation)

@@ -61,13 +61,16 @@ def _digits(value: float) -> float | None:
 @dataclass(frozen=True)
 class Control:
     """One slider: ``values`` it can take (in order), the ``default`` among them, and the
-    ``format`` (a Python format spec such as ``".0%"``) of the value it shows."""
+    ``format`` (a Python format spec such as ``".0%"``) of the value it shows, or
+    ``labels``, one word per value, for a switch or a choice (``("off", "on")`` for the
+    values ``(0, 1)``)."""
 
     name: str
     label: str
     values: tuple
     default: float
     format: str = "g"
+    labels: tuple | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -91,10 +94,21 @@ class Control:
         except (ValueError, TypeError) as error:
             raise ValueError(f"format must be a Python format spec for these values, "
                              f"got {self.format!r} ({error})") from None
+        if self.labels is not None:
+            labels = _validate.sequence("labels", self.labels, minimum=len(self.values))
+            if len(labels) != len(self.values):
+                raise ValueError(f"labels must be None or one label per value "
+                                 f"({len(self.values)}), got {self.labels!r}")
+            for index, word in enumerate(labels):
+                _validate.text(f"labels[{index}]", word)
+            object.__setattr__(self, "labels", labels)
 
     def shown(self, value) -> str:
         """The value as the slider shows it (``value`` is one of ``values``)."""
-        return format(self._position("value", value), self.format)
+        value = self._position("value", value)
+        if self.labels is not None:
+            return self.labels[self.values.index(value)]
+        return format(value, self.format)
 
     def _position(self, name: str, value):
         """``value`` if the control offers it, else a ValueError naming ``name``."""

@@ -635,7 +635,8 @@ REGISTRY = {
         error=0.05, silent=0.03, longest=5)),
     # live
     "reliability.live.Control": Entry(lambda: live.Control, dict(
-        name="a", label="a value", values=(0.1, 0.2), default=0.1, format=".0%")),
+        name="a", label="a value", values=(0.1, 0.2), default=0.1, format=".0%",
+        labels=("low", "high")), ok={"labels": [None]}),
     "reliability.live.Control.shown": Entry(lambda: _CONTROL.shown, dict(value=0.2)),
     "reliability.live.Series": Entry(lambda: live.Series, dict(
         label="s", draw=lambda a: {"x": [1], "y": [a]}, depends=("a",), kind="points",
@@ -821,6 +822,8 @@ REGISTRY = {
     "reliability.figures.budgets.draw_limit_frame": Entry(lambda: _closing(fig_budgets.draw_limit_frame),
                                                           dict(fig=_CANVAS, sample=_LENGTHS, limit=3,
                                                                longest=10)),
+    "reliability.figures.budgets.live_step_limit": Entry(lambda: fig_budgets.live_step_limit, dict(
+        runs=5, seed=0, median=6.0, spread=0.5, stuck=0.03, limit=12)),
     # figures.ladder
     "reliability.figures.ladder.plot_outage": Entry(lambda: _closing(fig_ladder.plot_outage), dict(
         without=_DAY, with_breaker=_DAY, start=8.0, end=14.0, width=0.25)),
@@ -852,6 +855,8 @@ REGISTRY = {
         rows=_MIRROR_ROWS, title="t")),
     "reliability.figures.lab.draw_fault_rate": Entry(lambda: _closing(fig_lab.draw_fault_rate), dict(
         fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED)),
+    "reliability.figures.lab.live_fault_rate": Entry(lambda: fig_lab.live_fault_rate, dict(
+        runs=2, seed=0, max_turns=6, fault_rate=0.6, error_recovery=True, submit_nudge=False)),
     "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
         dash=_DASH, confidence=0.9, seed=0)),
     "reliability.figures.lab.plot_dashboard": Entry(lambda: _closing(fig_lab.plot_dashboard), dict(
@@ -888,6 +893,8 @@ REGISTRY = {
         lambda: _closing(fig_reading.draw_threshold_frame), dict(
             fig=_CANVAS, threshold=1.0, separation=2.0, relevance_cases=16,
             irrelevance_cases=20, seed=0)),
+    "reliability.figures.reading.live_threshold": Entry(lambda: fig_reading.live_threshold, dict(
+        seed=0, relevance_cases=16, irrelevance_cases=20, threshold=1.0, separation=2.0)),
     "reliability.figures.reading.plot_baselines": Entry(lambda: _closing(fig_reading.plot_baselines), dict(
         pairs={"a": (44.0, 67.0)}, title="t")),
 }

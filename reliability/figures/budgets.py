@@ -8,12 +8,12 @@ import numpy as np
 from matplotlib.patches import Patch
 
 from .. import _validate
-from ..harness.budget import LengthSample, Outcome
+from ..harness.budget import LengthSample, Outcome, TaskMix
 from ..notebook import PALETTE, percent_axis
 from . import _checks
 
-__all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame", "LIMIT_MODES",
-           "VERIFICATION_MODES"]
+__all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
+           "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
 
 #: MAST modes a hard limit with an explicit stop condition addresses, and the verification
 #: layer's modes (the lesson's grouping).
@@ -128,7 +128,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
 
 
 def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
-    """One scrubber frame: needed steps of the finishing tasks, the ones a limit of
+    """The kernel explorer's figure: needed steps of the finishing tasks, the ones a limit of
     ``limit`` cuts short in colour, the stuck tasks as a bar of their own, and the share
     hitting the limit with its 95 % Wilson interval in the title."""
     _checks.figure("fig", fig)
@@ -160,3 +160,89 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
                        Patch(color=PALETTE["vermillion"], label="stuck, stopped")],
               loc="upper right")
     fig.tight_layout()
+
+
+#: The live explorer's positions: the kernel explorer's step limits and stuck shares.
+LIVE_LIMITS = tuple(range(1, 31))
+LIVE_STUCK = tuple(round(0.01 * i, 2) for i in range(31))
+
+
+def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float = 0.5,
+                    stuck: float = 0.03, limit: int = 12):
+    """The chapter's live explorer: the share of a model task mix (median steps
+    ``median``, spread ``spread`` of ln steps) that hits a step limit, against the limit,
+    for a stuck share the reader moves. The closed form h(L) as a line, its two parts (the
+    stuck floor and the sound tasks cut short) beside it, one seeded sample of ``runs``
+    tasks per stuck share as dots with 95 % Wilson intervals, and the chosen limit stated
+    in words. ``stuck`` and ``limit`` set where the sliders start, moved to the nearest
+    position offered. Returns a :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+
+    runs = _validate.whole("runs", runs, minimum=1, maximum=100_000)
+    _validate.whole("seed", seed, minimum=0)
+    median = _validate.real("median", median, above=0.0)
+    spread = _validate.real("spread", spread, minimum=0.0)
+    stuck = min(LIVE_STUCK, key=lambda v: abs(v - _validate.probability("stuck", stuck)))
+    limit = min(LIVE_LIMITS, key=lambda v: abs(v - _validate.whole("limit", limit, minimum=1)))
+    limits = np.array(LIVE_LIMITS)
+
+    def mix(stuck):
+        return TaskMix(median=median, spread=spread, stuck=stuck)
+
+    @lru_cache(maxsize=None)
+    def sample(stuck):
+        # One seed for every stuck share: a larger share turns more of the same tasks
+        # stuck, so the dots move smoothly with the slider instead of jumping by chance.
+        drawn = mix(stuck).simulate(runs, seed=seed)
+        rows = [drawn.hits(int(L)) for L in limits]
+        return {key: np.array([r[key] for r in rows]) for key in ("share", "low", "high")}
+
+    def words(stuck, limit):
+        closed, cut = mix(stuck).hit_share(limit), mix(stuck).cut_short(limit)
+        at = sample(stuck)
+        i = LIVE_LIMITS.index(limit)
+        return {"closed": f"{closed:.1%}", "cut": f"{cut:.1%}", "floor": f"{stuck:.1%}",
+                "rate": f"{at['share'][i]:.1%}", "low": f"{at['low'][i]:.1%}",
+                "high": f"{at['high'][i]:.1%}"}
+
+    return Explorer(
+        name="ch7-limit",
+        controls=(Control("limit", "step limit L (steps)", LIVE_LIMITS, limit, "d"),
+                  Control("stuck", "stuck share q", LIVE_STUCK, stuck, ".0%")),
+        series=(
+            Series("closed form h(L): all tasks that hit the limit",
+                   lambda stuck: {"x": limits, "y": mix(stuck).hit_share(limits)},
+                   depends=("stuck",)),
+            Series("sound tasks cut short", lambda stuck: {
+                "x": limits, "y": mix(stuck).cut_short(limits)},
+                depends=("stuck",), colour="orange"),
+            Series("stuck tasks (the floor)",
+                   lambda stuck: {"x": [0, LIVE_LIMITS[-1] + 1], "y": [stuck, stuck]},
+                   depends=("stuck",), colour="vermillion", dashed=True),
+            Series(f"simulated, {runs:,d} tasks, 95% Wilson interval",
+                   lambda stuck: {"x": limits, "y": sample(stuck)["share"],
+                                  "low": sample(stuck)["low"],
+                                  "high": sample(stuck)["high"]},
+                   depends=("stuck",), kind="points", colour="blue"),
+            Series("the chosen limit L", lambda stuck, limit: {
+                "x": [limit], "y": [mix(stuck).hit_share(limit)]},
+                depends=("stuck", "limit"), kind="marker", colour="black")),
+        words=Words(f"Model task mix (median {median:g} steps, spread {spread:g}): a "
+                    "step limit of {limit} is hit by {closed} of tasks (closed form): "
+                    "the {floor} that are stuck, plus {cut} that are sound but cut short. "
+                    f"In a seeded simulation of {runs:,d} tasks, "
+                    "{rate} hit it (95% Wilson interval {low} to {high}). No limit brings the "
+                    "share below the stuck share.", words,
+                    depends=("stuck", "limit")),
+        x_label="step limit L (steps per task)", y_label="share of tasks",
+        title="Tasks hitting the step limit (model)",
+        alt="Line chart: the share of tasks that hit the step limit falls as the limit "
+            "rises from 1 to 30 steps and levels off at the stuck share, a dashed line; "
+            "an orange line is the sound tasks cut short, blue dots with interval bars "
+            "are seeded simulations, a black ring marks the chosen limit.",
+        x_range=(0, LIVE_LIMITS[-1] + 1), y_range=(0.0, 1.0),
+        source=("reliability.figures.budgets.live_step_limit",
+                {"runs": runs, "seed": seed, "median": median, "spread": spread,
+                 "stuck": stuck, "limit": limit}))

@@ -1,5 +1,6 @@
 """Figures for the ablation lab: the guardrail ladder, the validator's blind spot, the
-capability ladder, the rig beside the lab, the fault-rate scrubber frame, the dashboard."""
+capability ladder, the rig beside the lab, both arms at one fault rate, the dashboard, and
+the fault-rate live explorer."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from . import _checks
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
            "plot_dashboard", "plot_explorer", "capability_table", "rig_check_table",
-           "mirror_rows", "mirror_table"]
+           "mirror_rows", "mirror_table", "live_fault_rate"]
 
 _ARM_COLOURS = {"baseline": PALETTE["grey"], "mismatched": PALETTE["orange"],
                 "matched": PALETTE["blue"]}
@@ -219,7 +220,7 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
 
 
 def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
-    """One scrubber frame: both arms at ``rate`` (Wilson bars) on their closed-form curves.
+    """Both arms at ``rate`` (Wilson bars) on their closed-form curves.
     ``frames``: rate -> (baseline ArmResult, recovery ArmResult); ``closed``: label ->
     (rates, values)."""
     _checks.figure("fig", fig)
@@ -407,3 +408,112 @@ def mirror_table(mirrors):
         "rig gap, pp": _span(m.rig_gap, m.rig_low, m.rig_high), "rig verdict": m.rig_verdict,
         "lab gap, pp": _span(100 * m.lab.delta, 100 * m.lab.low, 100 * m.lab.high),
         "lab verdict": m.lab.verdict} for m in mirrors]).set_index("stage")
+
+
+#: The live explorer's fault rates: the chapter's table's, 0 to 90 % in steps of 10 %
+#: (four arms at each rate; a finer grid would cost the chapter seconds at every run).
+LIVE_FAULT_RATES = tuple(round(0.1 * i, 1) for i in range(10))
+
+
+def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: float = 0.6,
+                    error_recovery: bool = True, submit_nudge: bool = False):
+    """The chapter's live explorer: the transient-fault scenario (a faultless agent,
+    ``max_turns`` turns) against the injected fault rate, with two switches: error
+    recovery (the matched guardrail) and the submit nudge (a mismatched one). The closed
+    forms of both arms as lines, the lab's seeded arms of ``runs`` paired runs as dots with
+    95 % Wilson intervals, and at the chosen rate both arms, the firings and the gap with
+    its Newcombe interval and verdict in words. ``fault_rate`` sets where the slider
+    starts (the nearest position offered), the two flags where the switches do. Returns a
+    :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..lab import Guardrails, Scenario, compare, run_arm, transient_success
+    from ..lab.agent import MAX_TURNS
+    from ..live import Control, Explorer, Series, Words
+
+    runs = _validate.whole("runs", runs, minimum=1, maximum=10_000)
+    _validate.whole("seed", seed, minimum=0)
+    turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
+    rate = _validate.probability("fault_rate", fault_rate)
+    fault = min(LIVE_FAULT_RATES, key=lambda v: abs(v - rate))
+    recovery = int(_validate.flag("error_recovery", error_recovery))
+    nudge = int(_validate.flag("submit_nudge", submit_nudge))
+    retries = Guardrails().recovery_retries
+    rates = np.array(LIVE_FAULT_RATES)
+    fine = np.round(np.linspace(0.0, LIVE_FAULT_RATES[-1], 91), 3)
+
+    def closed(fault, recovery):
+        return transient_success(float(fault), turns, retries if recovery else 0)
+
+    @lru_cache(maxsize=None)
+    def arm(fault, recovery, nudge):
+        # The lab's paired seeds: every arm at a rate replays the same runs, so a guardrail
+        # that never fires gives the baseline back run for run.
+        guardrails = Guardrails(error_recovery=bool(recovery), submit_nudge=bool(nudge))
+        return run_arm(Scenario(fault_rate=float(fault), max_turns=turns), guardrails,
+                       runs=runs, seed=seed)
+
+    def dots(recovery=0, nudge=0):
+        arms = [arm(r, recovery, nudge) for r in LIVE_FAULT_RATES]
+        bounds = np.array([a.interval() for a in arms])
+        return {"x": rates, "y": [a.rate for a in arms], "low": bounds[:, 0],
+                "high": bounds[:, 1]}
+
+    def words(fault, recovery, nudge):
+        base, treated = arm(fault, 0, 0), arm(fault, recovery, nudge)
+        gap = compare(base, treated)
+        on = [name for name, flag in (("error recovery", recovery),
+                                      ("the submit nudge", nudge)) if flag]
+        fired = [f"{name} fired {treated.fired[key]:,d} times" for name, key, flag in
+                 (("error recovery", "error_recovery", recovery),
+                  ("the submit nudge", "submit_nudge", nudge)) if flag]
+        (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()
+        return {"base": f"{base.rate:.1%}", "b_low": f"{b_low:.1%}",
+                "b_high": f"{b_high:.1%}", "b_closed": f"{closed(fault, 0):.1%}",
+                "arm": " and ".join(on) or "no guardrail on",
+                "rate": f"{treated.rate:.1%}", "low": f"{t_low:.1%}",
+                "high": f"{t_high:.1%}", "closed": f"{closed(fault, recovery):.1%}",
+                "fired": " and ".join(fired) or "nothing fired",
+                "gap": f"{100 * gap.delta:+.1f}", "g_low": f"{100 * gap.low:+.1f}",
+                "g_high": f"{100 * gap.high:+.1f}", "verdict": f"a {gap.verdict}"}
+
+    switch = ("off", "on")
+    return Explorer(
+        name="ch9-faults",
+        controls=(Control("fault", "injected fault rate r (per call)", LIVE_FAULT_RATES,
+                          fault, ".0%"),
+                  Control("recovery", "error recovery (matched)", (0, 1), recovery, "d",
+                          labels=switch),
+                  Control("nudge", "submit nudge (mismatched)", (0, 1), nudge, "d",
+                          labels=switch)),
+        series=(
+            Series("baseline, closed form",
+                   lambda: {"x": fine, "y": [closed(r, 0) for r in fine]}, colour="grey",
+                   dashed=True),
+            Series("guardrail arm, closed form", lambda recovery: {
+                "x": fine, "y": [closed(r, recovery) for r in fine]}, depends=("recovery",)),
+            Series(f"baseline, {runs:,d} seeded runs, 95% Wilson interval", dots,
+                   kind="points", colour="grey"),
+            Series("guardrail arm, same seeds", dots, depends=("recovery", "nudge"),
+                   kind="points", colour="blue"),
+            Series("the chosen fault rate", lambda fault, recovery, nudge: {
+                "x": [fault], "y": [arm(fault, recovery, nudge).rate]},
+                depends=("fault", "recovery", "nudge"), kind="marker", colour="black")),
+        words=Words(f"Lab model (a faultless agent, {turns} turns, {runs:,d} paired runs "
+                    "per arm) at a fault rate of {fault}: the baseline passes {base} "
+                    "(95% Wilson interval {b_low} to {b_high}; closed form {b_closed}). "
+                    "With {arm} the arm passes {rate} ({low} to {high}; closed form "
+                    "{closed}), and {fired}. The gap is {gap} pp (95% Newcombe interval "
+                    "{g_low} to {g_high}): {verdict}.", words,
+                    depends=("fault", "recovery", "nudge")),
+        x_label="injected transient fault rate per call",
+        y_label="share of runs graded PASS",
+        title="Pass rate by fault rate (lab model)",
+        alt="Line chart: the share of runs that pass falls as the injected fault rate rises "
+            "from 0 to 90%; grey is the baseline, blue the arm with the chosen guardrails, "
+            "lines the closed forms and dots with interval bars the lab's seeded runs; a "
+            "black ring marks the chosen fault rate.",
+        x_percent=True, x_range=(-0.02, 0.92), y_range=(0.0, 1.0),
+        source=("reliability.figures.lab.live_fault_rate",
+                {"runs": runs, "seed": seed, "max_turns": turns, "fault_rate": fault,
+                 "error_recovery": bool(recovery), "submit_nudge": bool(nudge)}))

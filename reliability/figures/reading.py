@@ -11,7 +11,7 @@ from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
 
-__all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines"]
+__all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
 
 _COLUMN_COLOURS = {"Relevance": PALETTE["blue"], "Irrelevance": PALETTE["orange"]}
 
@@ -54,10 +54,11 @@ def plot_columns(runs, *, title: str):
 
 def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 16,
                          irrelevance_cases: int = 240, seed=0):
-    """One scrubber frame: the closed-form Relevance and Irrelevance of
-    :func:`~reliability.reading.threshold_model` against the threshold (lines), the chosen
-    ``threshold`` (dotted), and one seeded leaderboard run at it with 95 % Wilson
-    intervals (dots). Returns the :class:`~reliability.reading.ColumnRun` drawn."""
+    """The chapter's threshold figure (and its kernel explorer's): the closed-form
+    Relevance and Irrelevance of :func:`~reliability.reading.threshold_model` against the
+    threshold (lines), the chosen ``threshold`` (dotted), and one seeded leaderboard run at
+    it with 95 % Wilson intervals (dots). Returns the
+    :class:`~reliability.reading.ColumnRun` drawn."""
     _checks.figure("fig", fig)
     threshold = _validate.real("threshold", threshold, minimum=-10, maximum=10)
     needed, unneeded = threshold_model(threshold, separation)
@@ -117,3 +118,100 @@ def plot_baselines(pairs, *, title: str):
     ax.legend(loc="lower left")
     fig.tight_layout()
     return fig
+
+
+#: The live explorer's positions: the kernel explorer's thresholds (steps of 0.25) and
+#: separations (steps of 0.5, half as fine, to keep the page's data light).
+LIVE_THRESHOLDS = tuple(round(-4.0 + 0.25 * i, 2) for i in range(33))
+LIVE_SEPARATIONS = tuple(round(0.5 * i, 1) for i in range(13))
+
+
+def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: int = 240,
+                   threshold: float = 1.0, separation: float = 2.0):
+    """The chapter's live explorer: the paired leaderboard columns of the threshold model
+    against its threshold, for a separation the reader moves. The closed-form Relevance and
+    Irrelevance as lines, one seeded leaderboard run (``relevance_cases`` and
+    ``irrelevance_cases`` cases, the same seed at every position) as dots with 95 % Wilson
+    intervals, and the chosen threshold stated in words. ``threshold`` and ``separation``
+    set where the sliders start, moved to the nearest position offered. Returns a
+    :class:`reliability.live.Explorer`."""
+    from functools import lru_cache
+
+    from ..live import Control, Explorer, Series, Words
+    from ..reading import MAX_CASES
+
+    _validate.whole("seed", seed, minimum=0)
+    relevance_cases = _validate.whole("relevance_cases", relevance_cases, maximum=MAX_CASES)
+    irrelevance_cases = _validate.whole("irrelevance_cases", irrelevance_cases,
+                                        maximum=MAX_CASES)
+    wanted = _validate.real("threshold", threshold, minimum=-10, maximum=10)
+    threshold = min(LIVE_THRESHOLDS, key=lambda v: abs(v - wanted))
+    wanted = _validate.real("separation", separation, minimum=0, maximum=10)
+    separation = min(LIVE_SEPARATIONS, key=lambda v: abs(v - wanted))
+    thresholds = np.array(LIVE_THRESHOLDS)
+    fine = np.round(np.arange(-4.0, 4.0 + 1e-9, 0.125), 3)
+
+    @lru_cache(maxsize=None)
+    def run(threshold, separation):
+        # One seed at every position: the slider moves one leaderboard run, not a new one.
+        return simulate_columns(*threshold_model(threshold, separation),
+                                relevance_cases=relevance_cases,
+                                irrelevance_cases=irrelevance_cases, seed=seed)
+
+    def dots(separation, column):
+        runs = [run(t, separation) for t in LIVE_THRESHOLDS]
+        bounds = np.array([r.interval(column) for r in runs])
+        return {"x": thresholds, "y": [getattr(r, column) for r in runs],
+                "low": bounds[:, 0], "high": bounds[:, 1]}
+
+    def words(threshold, separation):
+        drawn = run(threshold, separation)
+        (r_low, r_high), (i_low, i_high) = (drawn.interval("relevance"),
+                                            drawn.interval("irrelevance"))
+        relevance, irrelevance = drawn.expected
+        return {"rel_closed": f"{relevance:.1%}", "irr_closed": f"{irrelevance:.1%}",
+                "rel": f"{drawn.relevance:.1%}", "rel_low": f"{r_low:.1%}",
+                "rel_high": f"{r_high:.1%}", "irr": f"{drawn.irrelevance:.1%}",
+                "irr_low": f"{i_low:.1%}", "irr_high": f"{i_high:.1%}"}
+
+    return Explorer(
+        name="ch10-threshold",
+        controls=(Control("threshold", "threshold t (lower: calls more often)",
+                          LIVE_THRESHOLDS, threshold, "+.2f"),
+                  Control("separation", "separation d", LIVE_SEPARATIONS, separation,
+                          ".1f")),
+        series=(
+            Series("Relevance, closed form", lambda separation: {
+                "x": fine, "y": column_scores(*threshold_model(fine, separation))[0]},
+                depends=("separation",)),
+            Series("Irrelevance, closed form",
+                   lambda: {"x": fine, "y": column_scores(*threshold_model(fine, 0.0))[1]},
+                   colour="orange"),
+            Series(f"Relevance, one seeded run of {relevance_cases:,d} cases, 95% Wilson "
+                   "interval", lambda separation: dots(separation, "relevance"),
+                   depends=("separation",), kind="points", colour="blue"),
+            Series(f"Irrelevance, the same run, {irrelevance_cases:,d} cases",
+                   lambda separation: dots(separation, "irrelevance"),
+                   depends=("separation",), kind="points", colour="orange"),
+            Series("the chosen threshold", lambda threshold, separation: {
+                "x": [threshold, threshold],
+                "y": list(column_scores(*threshold_model(threshold, separation)))},
+                depends=("threshold", "separation"), kind="marker", colour="black")),
+        words=Words("Model agent with separation {separation}, calling when its need signal "
+                    "passes {threshold}: the closed forms give Relevance {rel_closed} and "
+                    "Irrelevance {irr_closed}. One seeded leaderboard run scores Relevance "
+                    f"{{rel}} on {relevance_cases:,d} cases (95% Wilson interval "
+                    "{rel_low} to {rel_high}) and Irrelevance {irr} on "
+                    f"{irrelevance_cases:,d} cases ({{irr_low}} to {{irr_high}}).", words,
+                    depends=("threshold", "separation")),
+        x_label="threshold t on the need signal", y_label="column score",
+        title="Paired columns by threshold (model)",
+        alt="Line chart: as the threshold rises from -4 to 4 the closed-form Relevance "
+            "(blue) falls from 100% and Irrelevance (orange) climbs towards 100%, "
+            "Relevance later for a larger separation; dots with interval bars are one "
+            "seeded leaderboard run, black rings mark the chosen threshold.",
+        x_range=(-4.0, 4.0), y_range=(0.0, 1.0),
+        source=("reliability.figures.reading.live_threshold",
+                {"seed": seed, "relevance_cases": relevance_cases,
+                 "irrelevance_cases": irrelevance_cases, "threshold": threshold,
+                 "separation": separation}))

@@ -33,7 +33,8 @@ import numpy as np
 from . import _validate
 from .notebook import PALETTE
 
-__all__ = ["Control", "Series", "Words", "Explorer", "MAX_POSITIONS", "MAX_FRAMES"]
+__all__ = ["Control", "Series", "Words", "Explorer", "nearest", "MAX_POSITIONS",
+           "MAX_FRAMES"]
 
 #: Positions one control may take (a slider with more steps than this feels no smoother).
 MAX_POSITIONS = 201
@@ -45,6 +46,17 @@ DIGITS = 5
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _KINDS = ("line", "points", "marker")
 _FIELD = re.compile(r"{([a-z][a-z0-9_]*)}")
+
+
+def nearest(grid, value):
+    """The position of ``grid`` nearest ``value``: where a slider starts when a chapter's
+    parameter is not one of the positions its live explorer offers (the first of two
+    equally near). ``value`` is checked by the caller, which knows its name and range."""
+    positions = _validate.numeric_array("grid", grid, kind="real", ndim=1)
+    if len(positions) == 0:
+        raise ValueError("grid must hold at least one position")
+    value = _validate.real("value", value)
+    return min(grid, key=lambda v: abs(v - value))
 
 
 def _depends(depends) -> None:

@@ -648,6 +648,7 @@ REGISTRY = {
         y_label="y", alt="a", title="t", x_percent=False, y_percent=True, x_range=(0, 1),
         y_range=(0, 1), source=("t.f", {"n": 1})),
         ok={"x_range": [None], "y_range": [None], "source": [None]}),
+    "reliability.live.nearest": Entry(lambda: live.nearest, dict(grid=(0.1, 0.2), value=0.14)),
     "reliability.live.Explorer.sentence": Entry(lambda: _LIVE.sentence, dict(a=0.2)),
     "reliability.live.Explorer.data": Entry(lambda: _LIVE.data, dict()),
     "reliability.live.Explorer.html": Entry(lambda: _LIVE.html, dict()),

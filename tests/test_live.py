@@ -168,3 +168,13 @@ def test_chapter_1_explorer_refuses_bad_input(kwargs, message):
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         chain.live_decay(**args)
+
+
+def test_nearest_picks_the_closest_position_and_the_first_of_a_tie():
+    from reliability.live import nearest
+
+    assert nearest((0.1, 0.2, 0.3), 0.26) == 0.3
+    assert nearest((1, 2, 3), 2.5) == 2          # a tie goes to the first
+    assert nearest((0.5,), -7.0) == 0.5
+    with pytest.raises(ValueError, match="grid"):
+        nearest((), 1.0)

@@ -11,6 +11,7 @@ from .. import _validate
 from ..harness.budget import LengthSample, Outcome, TaskMix
 from ..notebook import PALETTE, percent_axis
 from . import _checks
+from ..live import nearest
 
 __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
            "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
@@ -184,8 +185,8 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
     _validate.whole("seed", seed, minimum=0)
     median = _validate.real("median", median, above=0.0)
     spread = _validate.real("spread", spread, minimum=0.0)
-    stuck = min(LIVE_STUCK, key=lambda v: abs(v - _validate.probability("stuck", stuck)))
-    limit = min(LIVE_LIMITS, key=lambda v: abs(v - _validate.whole("limit", limit, minimum=1)))
+    stuck = nearest(LIVE_STUCK, _validate.probability("stuck", stuck))
+    limit = nearest(LIVE_LIMITS, _validate.whole("limit", limit, minimum=1))
     limits = np.array(LIVE_LIMITS)
 
     def mix(stuck):

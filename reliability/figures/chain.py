@@ -15,6 +15,7 @@ from .. import _validate
 from . import _checks
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
+from ..live import nearest
 
 __all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_horizon", "run_grid",
            "animate_runs", "plot_explorer", "live_decay", "ALL_STATES"]
@@ -250,8 +251,8 @@ def live_decay(*, runs: int, seed: int, p: float = 0.92, n: int = 10):
 
     runs = _validate.whole("runs", runs, minimum=1, maximum=100_000)
     _validate.whole("seed", seed, minimum=0)
-    p = min(LIVE_ACCURACIES, key=lambda v: abs(v - _validate.probability("p", p)))
-    n = min(LIVE_LENGTHS, key=lambda v: abs(v - _validate.whole("n", n, minimum=1)))
+    p = nearest(LIVE_ACCURACIES, _validate.probability("p", p))
+    n = nearest(LIVE_LENGTHS, _validate.whole("n", n, minimum=1))
 
     def chain_of(p, n):
         return Workflow(steps=int(n), error=0.0, silent=round(1.0 - p, 10))

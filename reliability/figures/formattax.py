@@ -13,6 +13,7 @@ from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
 from ..structured import Check
 from . import _checks
+from ..live import nearest
 
 __all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas",
            "plot_speak_freely", "regime_table", "draw_regimes", "plot_regimes", "order_table",
@@ -390,8 +391,8 @@ def _grid_with(grid, value, *, up_to: float = 1.0) -> tuple:
     # Rounded: a value built by subtraction (0.615 - 0.557) keeps float noise otherwise.
     value = round(value, 10)
     kept = [v for v in grid if v <= up_to]
-    nearest = min(kept, key=lambda v: abs(v - value))
-    return tuple(sorted({v for v in kept if v != nearest} | {value}))
+    closest = nearest(kept, value)
+    return tuple(sorted({v for v in kept if v != closest} | {value}))
 
 
 def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,

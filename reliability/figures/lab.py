@@ -14,6 +14,7 @@ from ..lab.rig import StageMirror
 from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 from . import _checks
+from ..live import nearest
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -435,7 +436,7 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
     _validate.whole("seed", seed, minimum=0)
     turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
     rate = _validate.probability("fault_rate", fault_rate)
-    fault = min(LIVE_FAULT_RATES, key=lambda v: abs(v - rate))
+    fault = nearest(LIVE_FAULT_RATES, rate)
     recovery = int(_validate.flag("error_recovery", error_recovery))
     nudge = int(_validate.flag("submit_nudge", submit_nudge))
     retries = Guardrails().recovery_retries

@@ -12,6 +12,7 @@ from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
+from ..live import nearest
 
 __all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
            "plot_wilson", "live_mixes"]
@@ -242,7 +243,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
     runs = _validate.whole("runs", runs, minimum=1, maximum=50)
     _validate.whole("seed", seed, minimum=0)
     resamples = _validate.whole("resamples", resamples, minimum=1, maximum=5_000)
-    pass1 = min(LIVE_PASS1, key=lambda v: abs(v - _validate.probability("pass1", pass1)))
+    pass1 = nearest(LIVE_PASS1, _validate.probability("pass1", pass1))
     concentration = _validate.real("concentration", concentration, above=0.0)
     concentration = min(LIVE_CONCENTRATIONS,
                         key=lambda v: abs(np.log(v / concentration)))

@@ -10,6 +10,7 @@ from .. import _validate
 from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
+from ..live import nearest
 
 __all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
 
@@ -145,9 +146,9 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
     irrelevance_cases = _validate.whole("irrelevance_cases", irrelevance_cases,
                                         maximum=MAX_CASES)
     wanted = _validate.real("threshold", threshold, minimum=-10, maximum=10)
-    threshold = min(LIVE_THRESHOLDS, key=lambda v: abs(v - wanted))
+    threshold = nearest(LIVE_THRESHOLDS, wanted)
     wanted = _validate.real("separation", separation, minimum=0, maximum=10)
-    separation = min(LIVE_SEPARATIONS, key=lambda v: abs(v - wanted))
+    separation = nearest(LIVE_SEPARATIONS, wanted)
     thresholds = np.array(LIVE_THRESHOLDS)
     fine = np.round(np.arange(-4.0, 4.0 + 1e-9, 0.125), 3)
 

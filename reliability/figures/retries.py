@@ -25,6 +25,7 @@ from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
+from ..live import nearest
 from .chain import _decay, interval_text, plot_decay
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
@@ -318,11 +319,6 @@ LIVE_SILENT = tuple(round(0.01 * i, 2) for i in range(13))
 LIVE_ATTEMPTS = tuple(range(1, 7))
 
 
-def _nearest(value, grid):
-    """The position of ``grid`` nearest ``value`` (a slider starts where it can)."""
-    return min(grid, key=lambda v: abs(v - value))
-
-
 def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
                  silent: float = 0.03, attempts: int = 3):
     """The chapter's live explorer: success of a ``steps``-step run against attempts
@@ -342,9 +338,9 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     runs = _validate.whole("runs", runs, minimum=2, maximum=20_000)
     seed = _validate.whole("seed", seed, minimum=0)
     steps = _validate.whole("steps", steps, minimum=1, maximum=200)
-    error = _nearest(_validate.probability("error", error), LIVE_ERRORS)
-    silent = _nearest(_validate.probability("silent", silent), LIVE_SILENT)
-    attempts = _nearest(_validate.whole("attempts", attempts, minimum=1), LIVE_ATTEMPTS)
+    error = nearest(LIVE_ERRORS, _validate.probability("error", error))
+    silent = nearest(LIVE_SILENT, _validate.probability("silent", silent))
+    attempts = nearest(LIVE_ATTEMPTS, _validate.whole("attempts", attempts, minimum=1))
     x = np.array(LIVE_ATTEMPTS)
 
     def workflow(error, silent, attempts=1):

@@ -14,6 +14,7 @@ from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit
                               loop_accuracy, simulate_loop)
 from ..stats import newcombe_interval, wilson_interval
 from . import _checks
+from ..live import nearest
 
 __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
            "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
@@ -354,10 +355,10 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
     # questions x 21 recalls x 20 rounds bounds the precomputation.
     questions = _validate.whole("questions", questions, minimum=1, maximum=100_000)
     seed = _validate.whole("seed", seed, minimum=0)
-    recall = min(LIVE_RECALLS, key=lambda v: abs(v - _validate.probability("recall",
-                                                                            recall)))
-    rounds = min(LIVE_ROUNDS, key=lambda v: abs(v - _validate.whole("rounds", rounds,
-                                                                    minimum=0)))
+    recall = nearest(LIVE_RECALLS, _validate.probability("recall",
+                                                                            recall))
+    rounds = nearest(LIVE_ROUNDS, _validate.whole("rounds", rounds,
+                                                                    minimum=0))
     ks = np.arange(LIVE_ROUNDS[-1] + 1)
 
     def arbiter(recall):

@@ -20,6 +20,7 @@ from .. import _validate, judge
 from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
+from ..live import nearest
 from .chain import _decay
 from .retries import _sweep_table, sweep
 
@@ -278,11 +279,6 @@ LIVE_FALSE_REJECTS = tuple(round(0.05 * i, 2) for i in range(11))
 LIVE_ATTEMPTS = tuple(range(1, 7))
 
 
-def _nearest(value, grid):
-    """The position of ``grid`` nearest ``value`` (a slider starts where it can)."""
-    return min(grid, key=lambda v: abs(v - value))
-
-
 def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
                   silent: float = 0.03, recall: float = 0.8, false_reject: float = 0.05,
                   attempts: int = 3):
@@ -308,10 +304,10 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     # runs x steps bounds the precomputation (66 settings of eleven workflows each).
     runs = _validate.whole("runs", runs, minimum=2, maximum=20_000)
     seed = _validate.whole("seed", seed, minimum=0)
-    recall = _nearest(_validate.probability("recall", recall), LIVE_RECALLS)
-    false_reject = _nearest(_validate.probability("false_reject", false_reject),
-                            LIVE_FALSE_REJECTS)
-    attempts = _nearest(_validate.whole("attempts", attempts, minimum=1), LIVE_ATTEMPTS)
+    recall = nearest(LIVE_RECALLS, _validate.probability("recall", recall))
+    false_reject = nearest(LIVE_FALSE_REJECTS,
+                           _validate.probability("false_reject", false_reject))
+    attempts = nearest(LIVE_ATTEMPTS, _validate.whole("attempts", attempts, minimum=1))
     x = np.array(LIVE_RECALLS)
 
     def alone(attempts):

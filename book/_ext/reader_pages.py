@@ -12,7 +12,8 @@
 * A kernel-free animation takes the alt text of its cell's metadata, like a figure.
 * Exercises are numbered within each chapter (1, 2, 3), not across the book.
 * A first visit stays light: the theme's fontawesome.js (1.5 MB of icons its web fonts
-  already draw) is left out of every page.
+  already draw) is left out of every page, and every formula is typeset once at build
+  time (scripts/prerender_maths.js, the npm MathJax), so no page loads MathJax itself.
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
   ``const THEBE_JS_URL`` would be declared twice, a SyntaxError) are emitted once, and
   thebe's assets are left out altogether when no thebe launch button is configured.
@@ -24,11 +25,13 @@ import html
 import json
 import re
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
 
 from docutils import nodes
+from sphinx.util import logging
 
 #: CDN assets found in stored outputs -> their copy under the book's _static.
 OFFLINE_ASSETS = {
@@ -41,6 +44,8 @@ CHAPTER_PREFIX = "chapters/"
 #: the built site alike, and the zip of them beside the site's landing page.
 LAUNCH_FOLDER = "notebooks"
 ZIP_NAME = "agent-reliability-notebooks.zip"
+
+logger = logging.getLogger(__name__)
 
 
 def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
@@ -314,6 +319,25 @@ def no_fontawesome_script(app, exception):
             leftover.unlink()
 
 
+def prerendered_maths(app, exception):
+    """Typeset every formula of the built pages with MathJax under Node, once, and drop
+    MathJax's tags from the pages (scripts/prerender_maths.js says how). Needs Node and
+    the npm packages that scripts/vendor_assets.sh installs, as the build already does."""
+    if exception or app.builder.format != "html":
+        return
+    root = Path(app.confdir)
+    script = root / "scripts" / "prerender_maths.js"
+    node = shutil.which("node")
+    if node is None or not (root / "node_modules" / "mathjax").is_dir():
+        raise RuntimeError("prerender_maths: Node and node_modules/mathjax are needed; run "
+                           "scripts/vendor_assets.sh (make book does) and build again")
+    result = subprocess.run([node, str(script), str(app.outdir)], capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr.strip() or result.stdout.strip())
+    logger.info(result.stdout.strip())
+
+
 def setup(app):
     # after Sphinx's toctree collector has numbered figures (default priority 500)
     app.connect("env-get-updated", exercises_per_chapter, priority=900)
@@ -321,6 +345,7 @@ def setup(app):
     app.connect("config-inited", repository_substitutions, priority=900)
     app.connect("doctree-resolved", run_this_chapter)
     app.connect("build-finished", no_fontawesome_script)
+    app.connect("build-finished", prerendered_maths)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)

@@ -11,6 +11,9 @@
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
 * A kernel-free animation takes the alt text of its cell's metadata, like a figure.
 * Exercises are numbered within each chapter (1, 2, 3), not across the book.
+* Figures travel light: the build stores each figure of _images as a 256-colour PNG (a
+  chart's flat colours and antialiased edges survive it unchanged), a third of the bytes;
+  the notebooks keep their full-colour outputs.
 * A first visit stays light: the theme's fontawesome.js (1.5 MB of icons its web fonts
   already draw) is left out of every page, and every formula is typeset once at build
   time (scripts/prerender_maths.js, the npm MathJax), so no page loads MathJax itself.
@@ -22,6 +25,7 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import shutil
@@ -319,6 +323,31 @@ def no_fontawesome_script(app, exception):
             leftover.unlink()
 
 
+#: Colours a figure keeps on the page (see the module docstring).
+FIGURE_COLOURS = 256
+
+
+def paletted_figures(app, exception):
+    """Re-encode every opaque PNG figure of the build with a 256-colour palette (median
+    cut, no dither: deterministic) when that makes it smaller."""
+    if exception or app.builder.format != "html":
+        return
+    from PIL import Image
+
+    for png in sorted((Path(app.outdir) / "_images").glob("*.png")):
+        with Image.open(png) as image:
+            image.load()
+        if image.mode == "P" or (image.mode in ("RGBA", "LA")
+                                 and image.getchannel("A").getextrema()[0] < 255):
+            continue                      # already paletted, or see-through somewhere
+        out = io.BytesIO()
+        image.convert("RGB").quantize(colors=FIGURE_COLOURS, method=Image.Quantize.MEDIANCUT,
+                                      dither=Image.Dither.NONE).save(out, format="PNG",
+                                                                     optimize=True)
+        if out.tell() < png.stat().st_size:
+            png.write_bytes(out.getvalue())
+
+
 def prerendered_maths(app, exception):
     """Typeset every formula of the built pages with MathJax under Node, once, and drop
     MathJax's tags from the pages (scripts/prerender_maths.js says how). Needs Node and
@@ -346,6 +375,7 @@ def setup(app):
     app.connect("doctree-resolved", run_this_chapter)
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
+    app.connect("build-finished", paletted_figures)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)

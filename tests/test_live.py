@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -154,10 +155,6 @@ def test_chapter_1_sentence_states_the_closed_form_and_horizon(decay):
     assert f"fail by step {horizon(0.99):,.1f}" in text
 
 
-def test_chapter_1_page_data_stays_light(decay):
-    """The explorer's share of the page: well under the 1 MB a page may weigh."""
-    assert len(decay.html().encode()) < 150_000
-
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
@@ -178,3 +175,30 @@ def test_nearest_picks_the_closest_position_and_the_first_of_a_tie():
     assert nearest((0.5,), -7.0) == 0.5
     with pytest.raises(ValueError, match="grid"):
         nearest((), 1.0)
+
+
+# --- every chapter's stored explorer -------------------------------------------------------
+
+def _stored_explorers():
+    """(chapter, explorer name, bytes) for every live explorer in the stored outputs."""
+    from notebooks import chapters
+
+    found = []
+    for path in chapters():
+        for cell in json.loads(path.read_text())["cells"]:
+            for output in cell.get("outputs", []):
+                page = "".join(output.get("data", {}).get("text/html", ""))
+                if 'class="live-explorer"' in page:
+                    name = re.search(r'data-live="([^"]+)"', page).group(1)
+                    found.append((path.stem, name, len(page.encode())))
+    return found
+
+
+def test_every_chapter_has_a_light_live_explorer():
+    """One live explorer per chapter, its data well under the 1 MB a page may weigh."""
+    from notebooks import chapters
+
+    stored = _stored_explorers()
+    assert {stem for stem, _, _ in stored} == {p.stem for p in chapters()}
+    heavy = [(name, size) for _, name, size in stored if size >= 150_000]
+    assert not heavy, f"live explorers over 150 KB: {heavy}"

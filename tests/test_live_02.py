@@ -75,9 +75,6 @@ def test_the_sentence_states_the_packages_numbers(explorer, error, silent, attem
     assert f"ceiling of {retries.ceiling(wf):.1%}" in text
 
 
-def test_the_page_data_stays_light(explorer):
-    assert len(explorer.html().encode()) < 150_000
-
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(runs=1), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),

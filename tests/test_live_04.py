@@ -89,9 +89,6 @@ def test_one_run_per_case_offers_k_of_two_without_a_measurement():
     assert "measure pass^2 not at all: pass^2 needs 2 runs of a case" in single.sentence()
 
 
-def test_the_page_data_stays_light(mixes):
-    assert len(mixes.html().encode()) < 150_000
-
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(cases=0), "cases"), (dict(cases=1001), "cases"), (dict(runs=0), "runs"),

@@ -75,9 +75,6 @@ def test_the_sentence_states_the_packages_numbers(explorer, recall, rounds):
             f"{high[-1]:.1%})") in text
 
 
-def test_the_page_data_stays_light(explorer):
-    assert len(explorer.html().encode()) < 150_000
-
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(break_rate=1.2), "break_rate"), (dict(fix_rate=-0.1), "fix_rate"),

@@ -78,9 +78,6 @@ def test_the_sentence_states_the_packages_numbers(explorer, tax, fidelity):
     assert text.endswith(f"The cure minus constrained decoding: {gap:+.1f} pp.")
 
 
-def test_the_page_data_stays_light(explorer):
-    assert len(explorer.html().encode()) < 150_000
-
 
 def test_taxes_above_the_free_accuracy_are_not_offered():
     e = figs.live_cure(runs=2, seed=0, free_accuracy=0.1, prompt_tax=0.05,

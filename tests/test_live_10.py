@@ -79,9 +79,6 @@ def test_the_sentence_states_the_package_numbers(explorer, threshold, separation
             f"{high:.1%})") in text
 
 
-def test_the_page_data_stays_light(explorer):
-    assert len(explorer.html().encode()) < 150_000
-
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),

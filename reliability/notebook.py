@@ -16,7 +16,7 @@ import os
 import matplotlib as mpl
 import numpy as np
 
-from . import _validate
+from . import _validate, i18n
 
 __all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
@@ -50,14 +50,19 @@ FRAME_DPI = 150
 AUDIT_VARIABLE = "RELIABILITY_FIGURE_AUDIT"
 
 
-def setup() -> None:
+def setup(language: str = "en") -> None:
     """Set the book's plotting style and make inline figures byte-for-byte reproducible.
+
+    ``language`` (``"en"`` or ``"ru"``) is the language of the figures, tables and live
+    explorers the package draws from here on (:mod:`reliability.i18n`): the Russian
+    edition's chapters call ``setup(language="ru")``.
 
     Inline figures are PNGs at twice the screen's pixels (IPython's ``retina``), shown at
     their nominal size, so they stay sharp on high-density screens and when a phone
     shrinks them. PNGs carry no software version and SVGs no date or random hash, so a
     re-run that changes no number changes no byte of the notebook.
     """
+    i18n.set_language(language)
     mpl.rcParams.update({
         "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
             "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
@@ -235,6 +240,15 @@ def table(frame, *, name: str, formats=None, index: bool = False):
         raise ValueError(f"formats must be None, a format string, a function or a dict of "
                          f"them by column, got {formats!r}")
     index = _validate.flag("index", index)
+    # Headers and text cells marked for translation (N_) show in the page's language;
+    # the frame itself keeps its English column names for the code that reads it.
+    frame = frame.rename(columns=i18n.translate, index=i18n.translate)
+    if formats is not None and isinstance(formats, dict):
+        formats = {i18n.translate(k): v for k, v in formats.items()}
+    text_columns = [c for c in frame.columns if frame[c].dtype == object]
+    if text_columns:
+        frame = frame.copy()
+        frame[text_columns] = frame[text_columns].map(i18n.translate)
     style = frame.style.set_uuid(name)
     if formats is not None:
         style = style.format(formats)

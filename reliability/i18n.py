@@ -1,0 +1,129 @@
+"""The language of the words the package puts on a page: figure titles, axis labels,
+legends, table headers and the sentences of live explorers.
+
+The English text in the code is the message; a Russian chapter calls
+``setup(language="ru")`` (:func:`reliability.notebook.setup`), and every marked string
+is looked up in the gettext catalogs under ``reliability/locale/ru/`` (one per module,
+kept in step with the code by ``scripts/translate.py update``). A string with no
+translation, or one marked outdated (*fuzzy*), falls back to English; the tests fail
+on either, so a published page never shows one.
+
+Numbers are formatted after translation and keep the decimal point in both languages,
+as the code prints them: the prose, the tables and the figures of one page agree.
+
+Two markers, as in gettext:
+
+* ``_("Success of a run")`` translates at once;
+* ``N_("closed form")`` only marks a string for the catalogs (a label stored in a table
+  or a dictionary); :func:`translate` turns it into the current language at display.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "_", "N_",
+           "translate", "catalog"]
+
+#: The languages the book is published in.
+LANGUAGES = ("en", "ru")
+LOCALE = Path(__file__).resolve().parent / "locale"
+
+_current = "en"
+
+
+def set_language(language: str) -> None:
+    """Make ``language`` (``"en"`` or ``"ru"``) the language of every string the package
+    draws or prints from now on."""
+    global _current
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}; "
+                         f"got {language!r}")
+    _current = language
+
+
+def get_language() -> str:
+    """The language set by :func:`set_language` (``"en"`` until then)."""
+    return _current
+
+
+@contextmanager
+def language(name: str):
+    """``with language("ru"): ...`` draws in Russian and restores the language after."""
+    before = _current
+    set_language(name)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+_ENTRY = re.compile(r'^(msgctxt|msgid|msgstr|")')
+
+
+def _parse_po(text: str) -> dict[str, str]:
+    """The translated, non-fuzzy entries of a gettext ``.po`` file."""
+    entries: dict[str, str] = {}
+    fields: dict[str, str] = {}
+    last = None
+    fuzzy = False
+
+    def finish():
+        msgid, msgstr = fields.get("msgid"), fields.get("msgstr")
+        if msgid and msgstr and not fuzzy and "msgctxt" not in fields:
+            entries[msgid] = msgstr
+
+    for line in text.splitlines() + [""]:
+        line = line.strip()
+        if not line:
+            finish()
+            fields, last, fuzzy = {}, None, False
+        elif line.startswith("#,"):
+            fuzzy = fuzzy or "fuzzy" in line[2:].replace(" ", "").split(",")
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"') and last:
+            fields[last] += ast.literal_eval(line)
+        else:
+            keyword, _, rest = line.partition(" ")
+            if keyword in ("msgid", "msgstr", "msgctxt"):
+                last = keyword
+                fields[keyword] = ast.literal_eval(rest)
+    return entries
+
+
+@functools.cache
+def catalog(language: str) -> dict[str, str]:
+    """Every translation into ``language``: English message -> translated text."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}; "
+                         f"got {language!r}")
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALE / language).glob("*.po")):
+        merged.update(_parse_po(path.read_text(encoding="utf-8")))
+    return merged
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language (itself in English, or when untranslated)."""
+    if _current == "en":
+        return message
+    return catalog(_current).get(message, message)
+
+
+def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
+    return gettext(message)
+
+
+def N_(message: str) -> str:  # noqa: N802  (gettext's conventional name)
+    """Mark ``message`` for the catalogs without translating it now."""
+    return message
+
+
+def translate(value):
+    """A marked string in the current language; anything else unchanged."""
+    return gettext(value) if isinstance(value, str) else value

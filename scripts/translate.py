@@ -1,0 +1,368 @@
+"""The Russian edition: translation catalogs kept in step with the English book.
+
+    .venv/bin/python scripts/translate.py update   # English changed: refresh the catalogs
+    .venv/bin/python scripts/translate.py build    # catalogs -> the Russian book in ru/
+    .venv/bin/python scripts/translate.py status   # what is untranslated or outdated
+
+The English pages are the source. Each one has a gettext catalog under ``locale/ru/``
+(``locale/ru/chapters/02_retries.po``, ``locale/ru/book/intro.po``) whose messages are
+the page's blocks:
+
+* a Markdown block (the text between blank lines; a ``$$`` display or a fenced code
+  block is one block however many blank lines it holds), with its MyST markup, which the
+  translation keeps: roles, glue keys, labels, maths (only ``\\text{...}`` is words);
+* a whole code cell that has a comment or a string with a space in it, which the
+  translation gives back as the same code with its comments and reader-facing strings in
+  Russian (``tests/test_translation.py`` checks that only strings and comments differ).
+
+``update`` works like ``sphinx-intl update``: a new block arrives untranslated, a changed
+one keeps its old translation marked *fuzzy* with the old English beside it
+(``#| msgid``), a removed one becomes obsolete. ``build`` writes ``ru/`` from the English
+pages and the catalogs and refuses a page that has an untranslated or fuzzy block; code
+cells whose Russian source did not change keep their stored outputs, others are left
+unrun for ``make outputs CHAPTER=ru/chapters/...`` to execute. Strings inside the
+package (figure labels, table headers, explorer sentences) have catalogs of their own in
+``reliability/locale/ru/`` (see :mod:`reliability.i18n`), refreshed by ``update`` too.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import json
+import re
+import sys
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGE = "ru"
+EDITION = ROOT / LANGUAGE
+LOCALE = ROOT / "locale" / LANGUAGE
+PACKAGE = ROOT / "reliability"
+PACKAGE_LOCALE = PACKAGE / "locale" / LANGUAGE
+
+#: The English pages that are translated, book-relative. The chapters are every notebook
+#: in chapters/; the teacher's snippets page is generated from the Russian chapters by
+#: scripts/teacher_page.py, so it has no catalog of its own.
+BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md",
+              "book/glossary.md", "book/references.md")
+
+# Generated regions that the Russian edition regenerates rather than translates.
+GENERATED = re.compile(r"<!-- chapter-times: begin -->.*?<!-- chapter-times: end -->", re.S)
+
+FENCE_LINE = re.compile(r"^\s*(`{3,}|:{3,}|\$\$)")
+MARKUP_ONLY = re.compile(r"^\s*(`{3,}.*|:{3,}.*|:[\w-]+:.*|\(.*\)=\s*|<!--.*-->)\s*$")
+LETTER = re.compile(r"[A-Za-z]")
+
+
+def english_pages() -> list[str]:
+    """Every translated English page, book-relative, chapters first."""
+    chapters = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "chapters").glob("*.ipynb"))
+    return chapters + list(BOOK_PAGES)
+
+
+def catalog_path(page: str) -> Path:
+    return LOCALE / Path(page).with_suffix(".po")
+
+
+# --- blocks -------------------------------------------------------------------------------
+
+def split_blocks(text: str) -> list[str]:
+    """``text`` as its blocks and the blank-line runs between them, so that
+    ``"".join(split_blocks(text)) == text``. A ``$$`` display or a fenced code block
+    (not a directive: its body is prose) stays whole."""
+    lines = text.splitlines(keepends=True)
+    parts: list[str] = []
+    current: list[str] = []
+    closing: str | None = None  # the line that ends the open $$ or code fence
+
+    def flush():
+        if current:
+            parts.append("".join(current))
+            current.clear()
+
+    for line in lines:
+        stripped = line.strip()
+        if closing is not None:
+            current.append(line)
+            if stripped.startswith(closing) and len(current) > 1:
+                closing = None
+            continue
+        if not stripped:
+            flush()
+            if parts and not parts[-1].strip():
+                parts[-1] += line
+            else:
+                parts.append(line)
+            continue
+        current.append(line)
+        if stripped == "$$" or (stripped.startswith("$$") and not stripped.endswith("$$")):
+            closing = "$$"
+        elif re.match(r"^`{3,}(?![`{])", stripped):
+            closing = re.match(r"^`{3,}", stripped)[0]
+    flush()
+    return parts
+
+
+def translatable(block: str) -> bool:
+    """Whether a block holds words: not a blank run, not only fences, options, labels
+    and comments, not a generated region."""
+    if not block.strip() or GENERATED.fullmatch(block.strip()):
+        return False
+    words = [line for line in block.splitlines() if not MARKUP_ONLY.match(line)]
+    return bool(LETTER.search("\n".join(words)))
+
+
+def _code_has_words(source: str) -> bool:
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return "#" in source or '"' in source
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            return True
+        if token.type == tokenize.STRING and re.search(r"[A-Za-z].*\s|\s.*[A-Za-z]",
+                                                        token.string):
+            return True
+        if getattr(tokenize, "FSTRING_MIDDLE", None) == token.type and " " in token.string:
+            return True
+    return False
+
+
+def _markdown_without_generated(text: str) -> list[tuple[str, bool]]:
+    """Blocks of a Markdown page, with a generated region as one untranslatable block."""
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    for match in GENERATED.finditer(text):
+        pieces += [(b, translatable(b)) for b in split_blocks(text[position:match.start()])]
+        pieces.append((match[0], False))
+        position = match.end()
+    pieces += [(b, translatable(b)) for b in split_blocks(text[position:])]
+    return pieces
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+    location: str
+    code: bool
+
+
+def page_messages(page: str) -> list[Message]:
+    """The messages of one English page, in page order (repeats included)."""
+    path = ROOT / page
+    found: list[Message] = []
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text())
+        for index, cell in enumerate(nb["cells"]):
+            source = "".join(cell["source"])
+            where = f"{page}:{cell.get('id', index)}"
+            if cell["cell_type"] == "markdown":
+                found += [Message(b.rstrip("\n"), where, False)
+                          for b, ok in _markdown_without_generated(source) if ok]
+            elif cell["cell_type"] == "code" and _code_has_words(source):
+                found.append(Message(source, where, True))
+    else:
+        text = path.read_text()
+        found += [Message(b.rstrip("\n"), page, False)
+                  for b, ok in _markdown_without_generated(text) if ok]
+    return found
+
+
+# --- catalogs -----------------------------------------------------------------------------
+
+def _new_catalog(project: str) -> Catalog:
+    catalog = Catalog(locale=LANGUAGE, project=project, version="",
+                      copyright_holder="The Agent Reliability, by the Numbers authors",
+                      msgid_bugs_address="", fuzzy=False)
+    catalog.revision_date = catalog.creation_date = None  # no timestamps in the diff
+    return catalog
+
+
+def _template(messages: list[Message], project: str) -> Catalog:
+    template = _new_catalog(project)
+    for message in messages:
+        comments = ["code cell: keep the code; translate comments and strings a reader "
+                    "sees"] if message.code else []
+        existing = template.get(message.text)
+        if existing is None:
+            template.add(message.text, locations=[(message.location, None)],
+                         auto_comments=comments)
+        elif (message.location, None) not in existing.locations:
+            existing.locations.append((message.location, None))
+    return template
+
+
+def read_catalog(path: Path) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=LANGUAGE)
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    catalog.revision_date = catalog.creation_date = None
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=0, include_previous=True, omit_header=True,
+             sort_output=False)
+    text = buffer.getvalue().decode()
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog:
+    """Merge the page's current messages into its catalog (``msgmerge``'s rules)."""
+    template = _template(messages, project)
+    if path.exists():
+        catalog = read_catalog(path)
+        catalog.update(template, no_fuzzy_matching=False, update_header_comment=False)
+        # Obsolete entries stay out of the file: git keeps the history.
+        catalog.obsolete.clear()
+    else:
+        catalog = _new_catalog(project)
+        for message in template:
+            if message.id:
+                catalog.add(message.id, locations=message.locations,
+                            auto_comments=message.auto_comments)
+    write_catalog(catalog, path)
+    return catalog
+
+
+# --- package strings -----------------------------------------------------------------------
+
+MARKERS = ("_", "N_")
+
+
+def package_messages(module: Path) -> list[Message]:
+    """Literal strings passed to ``_()`` or ``N_()`` in one package module."""
+    tree = ast.parse(module.read_text())
+    found = []
+    relative = module.relative_to(ROOT).as_posix()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in MARKERS and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)):
+            found.append(Message(node.args[0].value, f"{relative}:{node.lineno}", False))
+    return sorted(found, key=lambda m: int(m.location.rsplit(":", 1)[1]))
+
+
+def package_modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "locale" not in p.parts)
+
+
+def package_catalog_path(module: Path) -> Path:
+    dotted = ".".join(module.relative_to(PACKAGE).with_suffix("").parts)
+    return PACKAGE_LOCALE / f"{dotted}.po"
+
+
+# --- status ---------------------------------------------------------------------------------
+
+def problems(catalog: Catalog, name: str) -> list[str]:
+    """Untranslated and fuzzy (outdated) entries, one line each."""
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        first = str(message.id).splitlines()[0][:70]
+        if not message.string:
+            found.append(f"{name}: untranslated: {first!r}")
+        elif message.fuzzy:
+            found.append(f"{name}: outdated (fuzzy): {first!r}")
+    return found
+
+
+def update() -> list[Path]:
+    written = []
+    for page in english_pages():
+        path = catalog_path(page)
+        update_catalog(page_messages(page), path, page)
+        written.append(path)
+    for module in package_modules():
+        messages = package_messages(module)
+        path = package_catalog_path(module)
+        if messages or path.exists():
+            update_catalog(messages, path, module.relative_to(ROOT).as_posix())
+            written.append(path)
+    return written
+
+
+def status() -> list[str]:
+    found = []
+    for page in english_pages():
+        path = catalog_path(page)
+        if not path.exists():
+            found.append(f"{page}: no catalog (run scripts/translate.py update)")
+            continue
+        catalog = read_catalog(path)
+        current = {m.text for m in page_messages(page)}
+        stale = current - {str(m.id) for m in catalog if m.id}
+        found += [f"{page}: not in the catalog (run update): {s.splitlines()[0][:70]!r}"
+                  for s in sorted(stale)]
+        found += problems(catalog, path.relative_to(ROOT).as_posix())
+    for module in package_modules():
+        messages = package_messages(module)
+        path = package_catalog_path(module)
+        if not messages:
+            continue
+        if not path.exists():
+            found.append(f"{module.relative_to(ROOT)}: no catalog (run update)")
+            continue
+        catalog = read_catalog(path)
+        stale = {m.text for m in messages} - {str(m.id) for m in catalog if m.id}
+        found += [f"{path.relative_to(ROOT)}: not in the catalog (run update): {s[:70]!r}"
+                  for s in sorted(stale)]
+        found += problems(catalog, path.relative_to(ROOT).as_posix())
+    return found
+
+
+# --- building the Russian pages --------------------------------------------------------------
+
+class Untranslated(LookupError):
+    pass
+
+
+def _lookup(catalog: Catalog, text: str, where: str) -> str:
+    message = catalog.get(text)
+    if message is None or not message.string or message.fuzzy:
+        state = "missing" if message is None or not message.string else "outdated"
+        raise Untranslated(f"{where}: {state} translation of {text.splitlines()[0][:70]!r}")
+    return str(message.string)
+
+
+def translate_markdown(text: str, catalog: Catalog, where: str) -> str:
+    out = []
+    for block, ok in _markdown_without_generated(text):
+        if not ok:
+            out.append(block)
+            continue
+        body = block.rstrip("\n")
+        out.append(_lookup(catalog, body, where).rstrip("\n") + block[len(body):])
+    return "".join(out)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "status"
+    if command == "update":
+        for path in update():
+            print(path.relative_to(ROOT))
+        return 0
+    if command == "status":
+        found = status()
+        print("\n".join(found) or "every catalog is complete and current")
+        return 1 if found else 0
+    if command == "build":
+        from edition import build  # noqa: PLC0415  (scripts/edition.py)
+        return build()
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

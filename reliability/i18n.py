@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "_", "N_",
-           "translate", "catalog"]
+           "translate", "catalog", "read_po"]
 
 #: The languages the book is published in.
 LANGUAGES = ("en", "ru")
@@ -94,6 +94,11 @@ def _parse_po(text: str) -> dict[str, str]:
                 last = keyword
                 fields[keyword] = ast.literal_eval(rest)
     return entries
+
+
+def read_po(path) -> dict[str, str]:
+    """The translated, current (not fuzzy) entries of the gettext catalog at ``path``."""
+    return _parse_po(Path(path).read_text(encoding="utf-8"))
 
 
 @functools.cache

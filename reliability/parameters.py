@@ -21,6 +21,8 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from .i18n import _
+
 __all__ = ["Number", "Rule", "ChapterParameters", "CHAPTERS", "check_parameters",
            "extreme_cases", "allowed"]
 
@@ -47,8 +49,10 @@ class Number:
                              f"high={self.high!r}")
 
     def describe(self) -> str:
-        kind = "a whole number" if self.whole else "a number"
-        return f"{kind} in [{_show(self.low)}, {_show(self.high)}]"
+        """The range in words, in the language set by :mod:`reliability.i18n`."""
+        text = _("a whole number in [{low}, {high}]") if self.whole else _(
+            "a number in [{low}, {high}]")
+        return text.format(low=_show(self.low), high=_show(self.high))
 
     def accepts(self, value) -> bool:
         if not isinstance(value, numbers.Real) or isinstance(value, bool):

@@ -28,9 +28,15 @@ import yaml
 from myst_nb.core.variables import format_plain_text
 from pybtex.database import parse_file
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from translate import EDITION, translator  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
 NOTEBOOKS = ROOT / "notebooks"
+#: The Russian edition's chapters and launch notebooks (scripts/edition.py writes ru/).
+RU_CHAPTERS = EDITION / "chapters"
+RU_NOTEBOOKS = EDITION / "notebooks"
 GLUE_MIME = "application/papermill.record/text/plain"
 #: The environment variable that points the Colab install cell at another source of the
 #: package (a local checkout, a fork, a tag), e.g. RELIABILITY_SOURCE=/path/to/checkout.
@@ -58,10 +64,12 @@ def package_source() -> str:
     return f"git+{url}@{branch}"
 
 
-def install_cell_source() -> str:
+def install_cell_source(language: str = "en") -> str:
+    _ = translator(language, "launch_notebooks")
     return "\n".join([
-        "# In Colab, install the book's package and what Colab lacks (nothing is downgraded).",
-        "# Binder and `make lab` have it already; elsewhere run: pip install \"$SOURCE\".",
+        _("# In Colab, install the book's package and what Colab lacks (nothing is "
+          "downgraded)."),
+        _("# Binder and `make lab` have it already; elsewhere run: pip install \"$SOURCE\"."),
         "import importlib, os, subprocess, sys",
         "",
         f'SOURCE = os.environ.get("{SOURCE_VARIABLE}",',
@@ -87,8 +95,9 @@ class Bibliography:
             raise ValueError(f"{{cite}} names {key!r}, which book/references.bib lacks")
         return self.entries[key]
 
-    def label(self, key: str) -> str:
+    def label(self, key: str, language: str = "en") -> str:
         """``Huang et al., 2024``: the author-year label the book prints."""
+        _ = translator(language, "launch_notebooks")
         entry = self.entry(key)
         people = entry.persons.get("author", [])
         names = [_plain(" ".join(p.last_names)) for p in people]
@@ -102,7 +111,7 @@ class Bibliography:
         elif len(names) == 1:
             who = names[0]
         elif len(names) == 2:
-            who = f"{names[0]} and {names[1]}"
+            who = _("{first} and {second}").format(first=names[0], second=names[1])
         else:
             who = f"{names[0]} et al."
         return f"{who}, {entry.fields.get('year', 'n.d.')}"
@@ -158,6 +167,7 @@ class Chapter:
     bibliography: Bibliography
     cited: list = field(default_factory=list)
     exercises: dict = field(default_factory=dict)
+    language: str = "en"
 
     def role(self, match: re.Match) -> str:
         name, body = match["name"], match["body"]
@@ -196,7 +206,7 @@ class Chapter:
         for key in keys:
             if key not in self.cited:
                 self.cited.append(key)
-            label = self.bibliography.label(key)
+            label = self.bibliography.label(key, self.language)
             if textual:
                 who, year = label.rsplit(", ", 1)
                 label = f"{who} ({year})"
@@ -248,6 +258,7 @@ class Renderer:
         self.open_solution: str | None = None
 
     def directive(self, match: re.Match) -> str:
+        _ = translator(self.chapter.language, "launch_notebooks")
         name, argument = match["name"], match["argument"].strip()
         options, body = _options(match["body"])
         body = self.chapter.prose(body)
@@ -255,7 +266,8 @@ class Renderer:
             number = len(self.chapter.exercises) + 1
             if "label" in options:
                 self.chapter.exercises[options["label"]] = number
-            title = f"**Exercise {number}**" + (f" ({argument})" if argument else "")
+            title = _("**Exercise {number}**").format(number=number) + (
+                f" ({argument})" if argument else "")
             return f"{title}\n\n{body}"
         if name == "solution":
             return _details(self.solution_title(argument), body)
@@ -273,8 +285,10 @@ class Renderer:
                          f"directive {{{name}}}; teach scripts/launch_notebooks.py one")
 
     def solution_title(self, label: str) -> str:
+        _ = translator(self.chapter.language, "launch_notebooks")
         number = self.chapter.exercises.get(label)
-        return f"Solution to exercise {number}" if number else "Solution"
+        return _("Solution to exercise {number}").format(number=number) if number else _(
+            "Solution")
 
     def markdown(self, source: str) -> list[nbformat.NotebookNode]:
         """One chapter Markdown cell as notebook cells. A solution may start in one cell
@@ -320,12 +334,15 @@ def glued_values(nb) -> dict[str, str]:
     return values
 
 
-def launch_notebook(path: Path, bibliography: Bibliography | None = None):
-    """The plain notebook for chapter ``path``."""
+def launch_notebook(path: Path, bibliography: Bibliography | None = None,
+                    language: str = "en"):
+    """The plain notebook for chapter ``path`` (of the edition in ``language``)."""
+    _ = translator(language, "launch_notebooks")
     nb = nbformat.read(str(path), as_version=4)
-    chapter = Chapter(path, glued_values(nb), bibliography or Bibliography.load())
+    chapter = Chapter(path, glued_values(nb), bibliography or Bibliography.load(),
+                      language=language)
     renderer = Renderer(chapter)
-    cells = [nbformat.v4.new_code_cell(install_cell_source())]
+    cells = [nbformat.v4.new_code_cell(install_cell_source(language))]
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cells.extend(renderer.markdown(cell.source))
@@ -333,10 +350,12 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None):
             cells.append(renderer.code(cell))
     if chapter.cited:
         lines = "\n".join(f"* {chapter.bibliography.reference(key)}" for key in chapter.cited)
-        cells.append(nbformat.v4.new_markdown_cell(f"## References\n\n{lines}"))
-    cells.append(nbformat.v4.new_markdown_cell(
-        f"*Generated from `chapters/{path.name}` of [the book]({site_url()}) by "
-        "`make notebooks`; edit the chapter, not this file.*"))
+        cells.append(nbformat.v4.new_markdown_cell(_("## References") + f"\n\n{lines}"))
+    source = path.resolve().relative_to(ROOT).as_posix()
+    site = site_url() if language == "en" else f"{site_url()}{language}/"
+    cells.append(nbformat.v4.new_markdown_cell(_(
+        "*Generated from `{source}` of [the book]({site}) by `make notebooks`; edit the "
+        "chapter, not this file.*").format(source=source, site=site)))
     for index, cell in enumerate(cells):
         cell["id"] = f"cell-{index:03d}"  # stable ids: regenerating changes no byte
     out = nbformat.v4.new_notebook(cells=cells, metadata={
@@ -347,14 +366,15 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None):
     return out
 
 
-def render_all(target: Path = NOTEBOOKS) -> list[Path]:
+def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
     """Write every chapter's launch notebook into ``target``; return their paths."""
     target.mkdir(parents=True, exist_ok=True)
     bibliography = Bibliography.load()
     written = []
-    for path in sorted(CHAPTERS.glob("*.ipynb")):
+    source = CHAPTERS if language == "en" else RU_CHAPTERS
+    for path in sorted(source.glob("*.ipynb")):
         out = target / path.name
-        out.write_text(nbformat.writes(launch_notebook(path, bibliography)) + "\n")
+        out.write_text(nbformat.writes(launch_notebook(path, bibliography, language)) + "\n")
         written.append(out)
     stale = {p.name for p in target.glob("*.ipynb")} - {p.name for p in written}
     for name in stale:
@@ -363,5 +383,11 @@ def render_all(target: Path = NOTEBOOKS) -> list[Path]:
 
 
 if __name__ == "__main__":
-    written = render_all(Path(sys.argv[1]) if len(sys.argv) > 1 else NOTEBOOKS)
-    print(f"launch notebooks: {len(written)} written to {written[0].parent}")
+    if len(sys.argv) > 1:
+        editions = [(Path(sys.argv[1]), "en")]
+    else:
+        editions = [(NOTEBOOKS, "en")] + ([(RU_NOTEBOOKS, "ru")] if RU_CHAPTERS.exists()
+                                          else [])
+    for folder, language in editions:
+        written = render_all(folder, language)
+        print(f"launch notebooks: {len(written)} written to {written[0].parent}")

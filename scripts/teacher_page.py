@@ -29,9 +29,20 @@ import nbformat
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from launch_notebooks import ROLE, Bibliography, Chapter, glued_values  # noqa: E402
 from notebooks import ROOT, chapters  # noqa: E402
+from translate import EDITION, translator  # noqa: E402
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
 INTRO = ROOT / "book" / "intro.md"
+#: The Russian edition's pages, made the same way from the Russian chapters.
+RU_PAGE = EDITION / "book" / "teaching_snippets.ipynb"
+RU_INTRO = EDITION / "book" / "intro.md"
+
+
+def edition_chapters(language: str = "en") -> list[Path]:
+    """The chapters of one edition, in reading order."""
+    if language == "en":
+        return chapters()
+    return [EDITION / "chapters" / path.name for path in chapters()]
 TEACH_HEADING = "## Teach it from one cell"
 BEGIN, END = "<!-- chapter-times: begin -->", "<!-- chapter-times: end -->"
 
@@ -88,35 +99,37 @@ def _glue_only(chapter: Chapter, text: str) -> str:
     return ROLE.sub(render, text)
 
 
-def snippets_notebook(paths: list[Path] | None = None):
+def snippets_notebook(paths: list[Path] | None = None, language: str = "en"):
     """The teaching snippets page: one section per chapter, in chapter order."""
+    _ = translator(language, "teacher_page")
     bibliography = Bibliography.load()
-    cells = [nbformat.v4.new_markdown_cell(
+    cells = [nbformat.v4.new_markdown_cell(_(
         "# Every chapter in one cell\n\n"
         "Each chapter ends with one cell that states its idea, checks it and prints the "
         "numbers. Here they are in chapter order, each with the output stored in its "
         "chapter (the output the chapter's tests compare a fresh run against). Each cell "
         "imports only the `reliability` package and runs in a second or two: paste it "
         "into any notebook where the package is installed. The "
-        "[teacher's guide](teaching.md) says where each one fits in a class.")]
-    for path in chapters() if paths is None else paths:
+        "[teacher's guide](teaching.md) says where each one fits in a class."))]
+    for path in edition_chapters(language) if paths is None else paths:
         nb = nbformat.read(str(path), as_version=4)
         prose, code = teaching_cell(nb, path.name)
         chapter = Chapter(path, glued_values(nb), bibliography)
         number = chapter_number(path)
         heading = (f"(teach-ch{number})=\n"
                    f"## {number}. {chapter_title(nb)}\n\n"
-                   f"From [chapter {number}](../chapters/{path.name}). "
-                   f"{_glue_only(chapter, prose)}")
+                   + _("From [chapter {number}](../chapters/{name}).").format(
+                       number=number, name=path.name)
+                   + f" {_glue_only(chapter, prose)}")
         cells.append(nbformat.v4.new_markdown_cell(heading))
         copied = nbformat.v4.new_code_cell(code.source)
         copied.metadata = copy.deepcopy(code.metadata)
         copied.outputs = copy.deepcopy(code.outputs)
         copied.execution_count = code.get("execution_count")
         cells.append(copied)
-    cells.append(nbformat.v4.new_markdown_cell(
+    cells.append(nbformat.v4.new_markdown_cell(_(
         "*Generated from the chapters by `scripts/teacher_page.py` (`make notebooks`); "
-        "edit the chapter, not this page.*"))
+        "edit the chapter, not this page.*")))
     for index, cell in enumerate(cells):
         cell["id"] = f"teach-{index:03d}"  # stable ids: regenerating changes no byte
     return nbformat.v4.new_notebook(cells=cells, metadata={
@@ -147,26 +160,38 @@ def _nearest_five(minutes: float) -> int:
     return max(5, 5 * round(minutes / 5))
 
 
-def times_table(paths: list[Path] | None = None) -> str:
-    """The landing page's times: the rule they follow, then one row per chapter."""
-    rule = (f"Prose at {WORDS_PER_MINUTE} words a minute, {MINUTES_PER_CODE_CELL:g} "
-            "minutes for each code cell you read and run, "
-            f"{MINUTES_PER_EXERCISE} minutes for each exercise, rounded to 5 minutes:")
-    rows = [rule, "", "| chapter | read and run | with its exercises |", "| --- | --- | --- |"]
+def times_table(paths: list[Path] | None = None, language: str = "en") -> str:
+    """The landing page's times: the rule they follow, then one row per chapter. Both
+    editions state the times of the English chapters (the same chapter, the same time),
+    the Russian one with the Russian titles."""
+    _ = translator(language, "teacher_page")
+    rule = _("Prose at {words} words a minute, {code:g} minutes for each code cell you read "
+             "and run, {exercise} minutes for each exercise, rounded to 5 minutes:").format(
+                 words=WORDS_PER_MINUTE, code=MINUTES_PER_CODE_CELL,
+                 exercise=MINUTES_PER_EXERCISE)
+    minute = _("{minutes} min")
+    rows = [rule, "", _("| chapter | read and run | with its exercises |"),
+            "| --- | --- | --- |"]
     total = [0, 0]
     for path in chapters() if paths is None else paths:
-        nb = json.loads(path.read_text())
+        titled = path if language == "en" else EDITION / "chapters" / path.name
+        nb = json.loads(titled.read_text())
         reading, with_exercises = chapter_minutes(path)
         total = [total[0] + reading, total[1] + with_exercises]
         rows.append(f"| {chapter_number(path)}. {{doc}}`{chapter_title(nb)} "
-                    f"<../chapters/{path.stem}>` | {reading} min | {with_exercises} min |")
-    rows.append(f"| all chapters | {_hours(total[0])} | {_hours(total[1])} |")
+                    f"<../chapters/{path.stem}>` | {minute.format(minutes=reading)} | "
+                    f"{minute.format(minutes=with_exercises)} |")
+    rows.append(_("| all chapters | {reading} | {exercises} |").format(
+        reading=_hours(total[0], language), exercises=_hours(total[1], language)))
     return "\n".join(rows)
 
 
-def _hours(minutes: int) -> str:
+def _hours(minutes: int, language: str = "en") -> str:
+    _ = translator(language, "teacher_page")
     hours, rest = divmod(minutes, 60)
-    return f"{hours} h {rest:02d} min" if hours else f"{rest} min"
+    if hours:
+        return _("{hours} h {minutes:02d} min").format(hours=hours, minutes=rest)
+    return _("{minutes} min").format(minutes=rest)
 
 
 def intro_with_times(text: str, table: str) -> str:
@@ -177,13 +202,21 @@ def intro_with_times(text: str, table: str) -> str:
     return f"{head}{BEGIN}\n{table}\n{END}{tail}"
 
 
-def write(page: Path = PAGE, intro: Path = INTRO) -> list[Path]:
+def write(page: Path = PAGE, intro: Path = INTRO, language: str = "en") -> list[Path]:
     """Write the snippets page and refresh the landing page's times; return both paths."""
-    page.write_text(nbformat.writes(snippets_notebook()) + "\n")
-    intro.write_text(intro_with_times(intro.read_text(), times_table()))
+    page.write_text(nbformat.writes(snippets_notebook(language=language)) + "\n")
+    intro.write_text(intro_with_times(intro.read_text(), times_table(language=language)))
     return [page, intro]
 
 
-if __name__ == "__main__":
+def write_all() -> list[Path]:
+    """Both editions' pages (the Russian ones once ru/ has been built)."""
     written = write()
+    if RU_INTRO.exists():
+        written += write(RU_PAGE, RU_INTRO, language="ru")
+    return written
+
+
+if __name__ == "__main__":
+    written = write_all()
     print("teacher page: " + ", ".join(str(p.relative_to(ROOT)) for p in written))

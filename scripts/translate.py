@@ -62,10 +62,24 @@ MARKUP_ONLY = re.compile(r"^\s*(`{3,}.*|:{3,}.*|:[\w-]+:.*|\(.*\)=\s*|<!--.*-->)
 LETTER = re.compile(r"[A-Za-z]")
 
 
+#: The book's title and part captions (from _config.yml and _toc.yml) have a catalog
+#: under this name.
+TOC_PAGE = "_toc.yml"
+
+
 def english_pages() -> list[str]:
     """Every translated English page, book-relative, chapters first."""
     chapters = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "chapters").glob("*.ipynb"))
     return chapters + list(BOOK_PAGES)
+
+
+def toc_messages() -> list[str]:
+    """The book's title and the table of contents' part captions, in English."""
+    import yaml  # noqa: PLC0415
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [config["title"]] + [part["caption"] for part in toc.get("parts", [])]
 
 
 def catalog_path(page: str) -> Path:
@@ -159,6 +173,8 @@ def page_messages(page: str) -> list[Message]:
     """The messages of one English page, in page order (repeats included)."""
     path = ROOT / page
     found: list[Message] = []
+    if page == TOC_PAGE:
+        return [Message(text, TOC_PAGE, False) for text in toc_messages()]
     if path.suffix == ".ipynb":
         nb = json.loads(path.read_text())
         for index, cell in enumerate(nb["cells"]):
@@ -240,17 +256,18 @@ MARKERS = ("_", "N_")
 
 
 def package_messages(module: Path) -> list[Message]:
-    """Literal strings passed to ``_()`` or ``N_()`` in one package module."""
+    """Literal strings passed to ``_()`` or ``N_()`` in one module."""
     tree = ast.parse(module.read_text())
     found = []
-    relative = module.relative_to(ROOT).as_posix()
+    relative = Path(module).resolve().relative_to(ROOT).as_posix()
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in MARKERS and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)):
-            found.append(Message(node.args[0].value, f"{relative}:{node.lineno}", False))
-    return sorted(found, key=lambda m: int(m.location.rsplit(":", 1)[1]))
+            found.append((node.lineno, Message(node.args[0].value, relative, False)))
+    # Source order, but no line numbers in the catalog: moving code changes nothing there.
+    return [message for _, message in sorted(found, key=lambda pair: pair[0])]
 
 
 def package_modules() -> list[Path]:
@@ -260,6 +277,31 @@ def package_modules() -> list[Path]:
 def package_catalog_path(module: Path) -> Path:
     dotted = ".".join(module.relative_to(PACKAGE).with_suffix("").parts)
     return PACKAGE_LOCALE / f"{dotted}.po"
+
+
+# --- the words the book's scripts and extension write ------------------------------------
+
+#: Files outside the package whose ``_("...")`` strings reach a page (the teacher's
+#: snippets page, the launch notebooks, the "Run this chapter" note); each has a catalog
+#: in locale/ru/code/.
+CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
+                "book/_ext/reader_pages.py")
+
+
+def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:
+    return ROOT / "locale" / language / "code" / f"{Path(source).stem}.po"
+
+
+def translator(language: str, source: str):
+    """A function that gives ``source``'s marked strings in ``language``."""
+    if language == "en":
+        return lambda message: message
+    sys.path.insert(0, str(ROOT))
+    from reliability.i18n import read_po  # noqa: PLC0415
+
+    path = code_catalog_path(source, language)
+    entries = read_po(path) if path.exists() else {}
+    return lambda message: entries.get(message, message)
 
 
 # --- status ---------------------------------------------------------------------------------
@@ -280,7 +322,7 @@ def problems(catalog: Catalog, name: str) -> list[str]:
 
 def update() -> list[Path]:
     written = []
-    for page in english_pages():
+    for page in english_pages() + [TOC_PAGE]:
         path = catalog_path(page)
         update_catalog(page_messages(page), path, page)
         written.append(path)
@@ -290,12 +332,16 @@ def update() -> list[Path]:
         if messages or path.exists():
             update_catalog(messages, path, module.relative_to(ROOT).as_posix())
             written.append(path)
+    for source in CODE_SOURCES:
+        path = code_catalog_path(source)
+        update_catalog(package_messages(ROOT / source), path, source)
+        written.append(path)
     return written
 
 
 def status() -> list[str]:
     found = []
-    for page in english_pages():
+    for page in english_pages() + [TOC_PAGE]:
         path = catalog_path(page)
         if not path.exists():
             found.append(f"{page}: no catalog (run scripts/translate.py update)")
@@ -306,9 +352,10 @@ def status() -> list[str]:
         found += [f"{page}: not in the catalog (run update): {s.splitlines()[0][:70]!r}"
                   for s in sorted(stale)]
         found += problems(catalog, path.relative_to(ROOT).as_posix())
-    for module in package_modules():
+    sources = [(m, package_catalog_path(m)) for m in package_modules()] + [
+        (ROOT / s, code_catalog_path(s)) for s in CODE_SOURCES]
+    for module, path in sources:
         messages = package_messages(module)
-        path = package_catalog_path(module)
         if not messages:
             continue
         if not path.exists():

@@ -51,6 +51,27 @@ ZIP_NAME = "agent-reliability-notebooks.zip"
 
 logger = logging.getLogger(__name__)
 
+ROOT = Path(__file__).resolve().parents[2]
+#: The other edition of each language, and where its pages sit relative to this one's
+#: root: the Russian book is the same site's ru/ folder (scripts/edition.py).
+EDITIONS = {"en": ("ru", "ru/", "Читать по-русски"), "ru": ("en", "../", "Read in English")}
+
+
+def _translator(app):
+    """The ``_()`` of this build's language, from locale/<language>/code/reader_pages.po."""
+    language = app.config.language or "en"
+    if language == "en":
+        return lambda message: message
+    from reliability.i18n import read_po
+
+    path = ROOT / "locale" / language / "code" / "reader_pages.po"
+    entries = read_po(path) if path.exists() else {}
+    return lambda message: entries.get(message, message)
+
+
+def _language(app) -> str:
+    return app.config.language or "en"
+
 
 def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
     """The Binder and Colab URLs for the repository file ``path`` (as the theme builds
@@ -69,8 +90,13 @@ def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
 
 
 def _launch_notebook(docname: str) -> str:
-    """The repository path of a chapter's launch notebook."""
+    """A chapter's launch notebook, relative to its edition's root."""
     return f"{LAUNCH_FOLDER}/{Path(docname).name}.ipynb"
+
+
+def _in_repository(app, path: str) -> str:
+    """``path`` (relative to the book being built) as a path in the repository."""
+    return (Path(app.srcdir).resolve() / path).relative_to(ROOT).as_posix()
 
 
 def _paragraph(*parts) -> nodes.paragraph:
@@ -91,56 +117,62 @@ def run_this_chapter(app, doctree, docname):
     source = Path(app.env.doc2path(docname))
     if source.suffix != ".ipynb":
         return
-    path = source.relative_to(app.srcdir).as_posix()
+    _ = _translator(app)
+    path = _in_repository(app, source.relative_to(app.srcdir).as_posix())
     notebook = json.loads(source.read_text(encoding="utf-8"))
-    ranges = _allowed(Path(docname).name)  # the parameters cell's names, in its order
+    from reliability import i18n
+
+    with i18n.language(_language(app)):  # the ranges in words, in the page's language
+        ranges = _allowed(Path(docname).name)  # the parameters cell's names, in order
     changed = notebook.get("metadata", {}).get("reliability", {}).get("test_parameters", {})
     options = app.config.html_theme_options
-    launch = _launch_notebook(docname)
+    launch = _in_repository(app, _launch_notebook(docname))
     repo_url = options.get("repository_url", "").rstrip("/")
     install = (f'pip install "git+{repo_url}@{options.get("repository_branch", "main")}"')
 
     note = nodes.admonition(classes=["tip", "dropdown", "run-this-chapter"])
-    note += nodes.title("", "Run this chapter")
+    note += nodes.title("", _("Run this chapter"))
     items = nodes.bullet_list()
     urls = _launch_urls(options, launch)
     if "Binder" in urls:
         items += nodes.list_item("", _paragraph(
-            _link("Open it on Binder", urls["Binder"]),
-            ": JupyterLab with binder/requirements.txt, the pinned versions behind the "
-            "numbers on this page; the first start takes a few minutes."))
+            _link(_("Open it on Binder"), urls["Binder"]),
+            _(": JupyterLab with binder/requirements.txt, the pinned versions behind the "
+              "numbers on this page; the first start takes a few minutes.")))
     if "Colab" in urls:
         items += nodes.list_item("", _paragraph(
-            _link("Open it in Colab", urls["Colab"]),
-            ": run the first cell, which installs the book's package and the libraries "
-            "Colab lacks (it downgrades nothing), then run the rest; no restart needed."))
+            _link(_("Open it in Colab"), urls["Colab"]),
+            _(": run the first cell, which installs the book's package and the libraries "
+              "Colab lacks (it downgrades nothing), then run the rest; no restart "
+              "needed.")))
     items += nodes.list_item("", _paragraph(
-        "Or download it with the download button at the top of the page (the same "
-        "notebook; every chapter in one zip is linked from the landing page) and run it "
-        "in a clone's ", nodes.literal("make lab", "make lab"), " or in any Jupyter after ",
-        nodes.literal(install, install), "."))
+        _("Or download it with the download button at the top of the page (the same "
+          "notebook; every chapter in one zip is linked from the landing page) and run it "
+          "in a clone's "), nodes.literal("make lab", "make lab"),
+        _(" or in any Jupyter after "), nodes.literal(install, install), "."))
     note += items
 
     out = f"/tmp/{source.stem}-rerun.ipynb"
     flags = " ".join(f"-p {key} {json.dumps(value)}" for key, value in changed.items())
     command = f".venv/bin/python scripts/rerun.py {path} {out} {flags}".strip()
     if ranges:
-        note += _paragraph("To re-run it with other values from a clone of the repository "
-                           "(after ", nodes.literal("make book", "make book"), "), change "
-                           "the parameters of its first code cell; a name the chapter "
-                           "lacks or a value outside its range is refused before it runs:")
+        note += _paragraph(_("To re-run it with other values from a clone of the "
+                             "repository (after "), nodes.literal("make book", "make book"),
+                           _("), change the parameters of its first code cell; a name the "
+                             "chapter lacks or a value outside its range is refused before "
+                             "it runs:"))
     else:
-        note += _paragraph("To re-run it from a clone of the repository:")
+        note += _paragraph(_("To re-run it from a clone of the repository:"))
     note += nodes.literal_block(command, command, language="bash")
     if ranges:
         table = nodes.bullet_list(classes=["parameter-ranges"])
         for name, allowed in ranges.items():
             table += nodes.list_item("", _paragraph(nodes.literal(name, name), f": {allowed}"))
-        note += _paragraph("Its parameters and the values they accept:")
+        note += _paragraph(_("Its parameters and the values they accept:"))
         note += table
     how_to = app.builder.get_relative_uri(docname, "book/how_to_use")
     if "book/how_to_use" in app.env.all_docs:
-        note += _paragraph("More in ", _link("How to use this book", how_to), ".")
+        note += _paragraph(_("More in "), _link(_("How to use this book"), how_to), ".")
 
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
@@ -163,6 +195,7 @@ def launch_buttons_to_notebooks(app, pagename, context):
     notebook (plain Markdown, numbers filled in) instead of its MyST source."""
     if not pagename.startswith(CHAPTER_PREFIX):
         return
+    _ = _translator(app)
     source, launch = f"{pagename}.ipynb", _launch_notebook(pagename)
     for group in context.get("header_buttons", []):
         buttons = group.get("buttons", [])
@@ -176,7 +209,7 @@ def launch_buttons_to_notebooks(app, pagename, context):
             for button in buttons:
                 if button.get("url", "").endswith(f"_sources/{source}"):
                     button.update(url=context["pathto"](launch, 1), text=".ipynb",
-                                  tooltip="Download this chapter as a notebook")
+                                  tooltip=_("Download this chapter as a notebook"))
                 kept.append(button)
             group["buttons"] = kept
 
@@ -254,8 +287,16 @@ def offline_and_clean(app, pagename, templatename, context, doctree):
         for remote, local in OFFLINE_ASSETS.items():
             if remote in body:
                 body = body.replace(remote, context["pathto"](local, 1))
-        context["body"] = body
+        context["body"] = edition_switch(app, pagename) + body
 
+
+def edition_switch(app, pagename: str) -> str:
+    """A link to the same page in the other edition, first on every page. It is written
+    in the other language (and marked so), as language menus are."""
+    other, offset, text = EDITIONS[_language(app)]
+    href = "../" * pagename.count("/") + offset + pagename + ".html"
+    return (f'<p class="edition-switch"><a href="{html.escape(href)}" hreflang="{other}" '
+            f'lang="{other}">{text}</a></p>\n')
 
 def drop_thebe_config(app, doctree, docname):
     """sphinx-thebe adds a config block (naming a Binder repository) to every page."""

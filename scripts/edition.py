@@ -70,7 +70,7 @@ def chapter(page: str) -> nbformat.NotebookNode:
     return russian
 
 
-def book_page(page: str) -> str:
+def book_page(page: str, titles: dict[str, str] | None = None) -> str:
     text = (ROOT / page).read_text()
     translated = translate_markdown(text, read_catalog(catalog_path(page)), page)
     if page == "book/glossary.md":
@@ -81,7 +81,7 @@ def book_page(page: str) -> str:
         import teacher_page  # noqa: PLC0415  (it imports this module's neighbours)
 
         translated = teacher_page.intro_with_times(
-            translated, teacher_page.times_table(language=LANGUAGE))
+            translated, teacher_page.times_table(language=LANGUAGE, titles=titles))
     return translated
 
 
@@ -115,12 +115,18 @@ def config_and_toc() -> dict[str, str]:
 
 def outputs() -> dict[Path, str]:
     """Every file of ru/ that the build writes, as text (refuses an untranslated page)."""
+    import teacher_page  # noqa: PLC0415
+
     files = {EDITION / name: text for name, text in config_and_toc().items()}
+    titles = {}
     for page in translate.english_pages():
         if page.endswith(".ipynb"):
-            files[EDITION / page] = nbformat.writes(chapter(page)) + "\n"
-        else:
-            files[EDITION / page] = book_page(page)
+            russian = chapter(page)
+            titles[Path(page).name] = teacher_page.chapter_title(russian)
+            files[EDITION / page] = nbformat.writes(russian) + "\n"
+    for page in translate.english_pages():
+        if not page.endswith(".ipynb"):
+            files[EDITION / page] = book_page(page, titles)
     return files
 
 

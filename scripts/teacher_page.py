@@ -160,10 +160,12 @@ def _nearest_five(minutes: float) -> int:
     return max(5, 5 * round(minutes / 5))
 
 
-def times_table(paths: list[Path] | None = None, language: str = "en") -> str:
+def times_table(paths: list[Path] | None = None, language: str = "en",
+                titles: dict[str, str] | None = None) -> str:
     """The landing page's times: the rule they follow, then one row per chapter. Both
     editions state the times of the English chapters (the same chapter, the same time),
-    the Russian one with the Russian titles."""
+    the Russian one with the Russian titles (``titles`` by file name, else read from
+    ``ru/chapters``)."""
     _ = translator(language, "teacher_page")
     rule = _("Prose at {words} words a minute, {code:g} minutes for each code cell you read "
              "and run, {exercise} minutes for each exercise, rounded to 5 minutes:").format(
@@ -175,10 +177,10 @@ def times_table(paths: list[Path] | None = None, language: str = "en") -> str:
     total = [0, 0]
     for path in chapters() if paths is None else paths:
         titled = path if language == "en" else EDITION / "chapters" / path.name
-        nb = json.loads(titled.read_text())
+        title = (titles or {}).get(path.name) or chapter_title(json.loads(titled.read_text()))
         reading, with_exercises = chapter_minutes(path)
         total = [total[0] + reading, total[1] + with_exercises]
-        rows.append(f"| {chapter_number(path)}. {{doc}}`{chapter_title(nb)} "
+        rows.append(f"| {chapter_number(path)}. {{doc}}`{title} "
                     f"<../chapters/{path.stem}>` | {minute.format(minutes=reading)} | "
                     f"{minute.format(minutes=with_exercises)} |")
     rows.append(_("| all chapters | {reading} | {exercises} |").format(

@@ -8,7 +8,7 @@ rules of book/_static/print.css (no sidebars or buttons, exercise solutions open
 animations' first frame). The pages are merged with pypdf into one PDF with one bookmark
 per page; links between pages of the book become links inside the PDF.
 
-    .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE]
+    .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE] [--root ru]
 
 The PDF goes to <html>/agent-reliability-by-the-numbers.pdf by default, inside the site,
 so it is published with it and the landing page links to it.
@@ -266,9 +266,12 @@ def main(argv=None) -> int:
                         help="the built site (default: _build/html)")
     parser.add_argument("--out", type=Path, default=None,
                         help=f"the PDF (default: <html>/{PDF_NAME})")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the book's source, for its _toc.yml and title (default: the "
+                             "English book; ru for the Russian one)")
     args = parser.parse_args(argv)
     out = args.out or args.html / PDF_NAME
-    made = build_pdf(args.html, out)
+    made = build_pdf(args.html, out, args.root.resolve())
     print(f"book_pdf: {made['pages']} pages of the book, {made['sheets']} A4 sheets, "
           f"{made['bytes'] / 1e6:.1f} MB in {made['seconds']:.0f} s -> {out}")
     return 0

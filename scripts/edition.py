@@ -59,11 +59,13 @@ def chapter(page: str) -> nbformat.NotebookNode:
             cell.source = translate_markdown(cell.source, catalog, where)
         elif cell.cell_type == "code":
             cell.source = _translated_code(cell.source, catalog, where)
+            if translate.cell_alt_text(cell):
+                cell.metadata.mystnb.image.alt = translate._lookup(
+                    catalog, translate.cell_alt_text(cell), where)
             before = stored.get(cell.get("id"))
             if before is not None and before.source == cell.source:
                 cell.outputs = copy.deepcopy(before.outputs)
                 cell.execution_count = before.execution_count
-                cell.metadata = copy.deepcopy(before.metadata)
             else:
                 cell.outputs, cell.execution_count = [], None
     russian.metadata.setdefault("reliability", {})["language"] = LANGUAGE
@@ -93,7 +95,7 @@ def config_and_toc() -> dict[str, str]:
         return translate._lookup(catalog, text, TOC_PAGE)
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    config["title"] = tr(config["title"])
+    config["title"], config["author"] = tr(config["title"]), tr(config["author"])
     config["exclude_patterns"] = [p for p in config["exclude_patterns"] if p != LANGUAGE]
     config["bibtex_bibfiles"] = ["../book/references.bib"]
     config["html"]["favicon"] = "../book/_static/favicon.svg"

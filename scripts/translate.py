@@ -74,12 +74,14 @@ def english_pages() -> list[str]:
 
 
 def toc_messages() -> list[str]:
-    """The book's title and the table of contents' part captions, in English."""
+    """The book's title and author and the table of contents' part captions, in
+    English."""
     import yaml  # noqa: PLC0415
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [config["title"]] + [part["caption"] for part in toc.get("parts", [])]
+    return [config["title"], config["author"]] + [part["caption"]
+                                                  for part in toc.get("parts", [])]
 
 
 def catalog_path(page: str) -> Path:
@@ -162,6 +164,11 @@ def _markdown_without_generated(text: str) -> list[tuple[str, bool]]:
     return pieces
 
 
+def cell_alt_text(cell) -> str | None:
+    """The alt text of a code cell's figure (``metadata.mystnb.image.alt``), if any."""
+    return cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+
+
 @dataclass(frozen=True)
 class Message:
     text: str
@@ -183,8 +190,12 @@ def page_messages(page: str) -> list[Message]:
             if cell["cell_type"] == "markdown":
                 found += [Message(b.rstrip("\n"), where, False)
                           for b, ok in _markdown_without_generated(source) if ok]
-            elif cell["cell_type"] == "code" and _code_has_words(source):
-                found.append(Message(source, where, True))
+            elif cell["cell_type"] == "code":
+                if _code_has_words(source):
+                    found.append(Message(source, where, True))
+                alt = cell_alt_text(cell)
+                if alt:
+                    found.append(Message(alt, where, False))
     else:
         text = path.read_text()
         found += [Message(b.rstrip("\n"), page, False)

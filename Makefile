@@ -26,15 +26,14 @@ $(STAMP): requirements-dev.txt pyproject.toml
 
 venv: $(STAMP)
 
-# The main job: the book from stored outputs (nothing executes), into _build/html, with
-# the launch notebooks and their zip beside it, and the whole book printed to one PDF
-# inside it by headless Chromium (scripts/book_pdf.py).
+# The main job: both editions from stored outputs (nothing executes), the English book
+# into _build/html and the Russian one into _build/html/ru, each with its launch
+# notebooks and their zip, and each printed to one PDF inside it by headless Chromium
+# (scripts/build_book.py, scripts/book_pdf.py).
 book: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
-	$(BIN)/jupyter-book build . -W -n --keep-going
-	$(BIN)/python scripts/book_pdf.py
-	@echo "Open _build/html/index.html"
+	$(BIN)/python scripts/build_book.py
 
 # Every check: the package's tests, each chapter re-run by papermill at the ends of its
 # parameter ranges, nbval of each chapter against its stored outputs, the launch
@@ -46,18 +45,22 @@ test: $(STAMP)
 	bash scripts/vendor_assets.sh
 	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
 		--nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/sanitize.cfg \
-		tests chapters
+		tests chapters ru/chapters
 
-# Regenerate the stored outputs on purpose (all chapters, or CHAPTER=chapters/x.ipynb),
-# then the launch notebooks and the teacher's pages that are made from them.
+# Regenerate the stored outputs on purpose (every chapter of both editions, or
+# CHAPTER=chapters/x.ipynb or CHAPTER=ru/chapters/x.ipynb), then the Russian pages, the
+# launch notebooks and the teacher's pages that are made from them.
 outputs: $(STAMP)
 	$(BIN)/python scripts/regenerate.py $(CHAPTER)
+	$(BIN)/python scripts/translate.py build
 	$(BIN)/python scripts/launch_notebooks.py
 	$(BIN)/python scripts/teacher_page.py
 
-# The plain notebooks behind the Binder, Colab and download buttons, from the chapters;
-# and the teacher's snippets page and the landing page's chapter times.
+# The Russian book from the catalogs (locale/ru), the plain notebooks behind the Binder,
+# Colab and download buttons, from the chapters; and the teacher's snippets page and the
+# landing page's chapter times (both editions).
 notebooks: $(STAMP)
+	$(BIN)/python scripts/translate.py build
 	$(BIN)/python scripts/launch_notebooks.py
 	$(BIN)/python scripts/teacher_page.py
 

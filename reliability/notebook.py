@@ -142,6 +142,7 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
 def _audit_every_figure(path: str) -> None:
     """Check every figure as it is saved (inline display, animation frames)."""
     from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.text import Text
 
     if getattr(FigureCanvasBase.print_figure, "_audited", False):
         return
@@ -151,9 +152,14 @@ def _audit_every_figure(path: str) -> None:
         figure = canvas.figure
         title = figure.get_suptitle() or "; ".join(
             ax.get_title() for ax in figure.axes if ax.get_title())
+        problems = figure_problems(figure)
+        # Every piece of text the figure paints, for the check that a Russian chapter's
+        # figures say nothing in English.
+        texts = sorted({t.get_text() for t in figure.findobj(Text)
+                        if t.get_visible() and t.get_text().strip()})
         with open(path, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"title": title,
-                                  "problems": figure_problems(figure)}) + "\n")
+            log.write(json.dumps({"title": title, "problems": problems, "texts": texts},
+                                 ensure_ascii=False) + "\n")
         return original(canvas, *args, **kwargs)
 
     print_figure._audited = True

@@ -315,6 +315,33 @@ def translator(language: str, source: str):
     return lambda message: entries.get(message, message)
 
 
+# --- English left in Russian text ----------------------------------------------------------
+
+#: Words without which an English sentence is hard to write, and which no name contains.
+FUNCTION_WORDS = frozenset(
+    "the a an of to in is are was were be been being and or but for with on at by from as "
+    "that this these those it its which who what when where how not no can will would "
+    "should than then there their they we you your our has have had does do into per "
+    "each every only also".split())
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t,;:]+[A-Za-z][A-Za-z'’-]*){3,}")
+
+
+def english_phrases(text: str) -> list[str]:
+    """Runs of four or more Latin-letter words in ``text`` with an English function word
+    among them: an English sentence or clause, not a name (GPT-4o, Huang et al.)."""
+    return [match[0] for match in _LATIN_RUN.finditer(text)
+            if any(word.lower() in FUNCTION_WORDS
+                   for word in re.findall(r"[A-Za-z][A-Za-z'’-]*", match[0]))]
+
+
+def english_label(text: str) -> bool:
+    """Whether a short label (a figure's text) is English: two lowercase Latin words in a
+    row, or an English function word on its own."""
+    words = re.findall(r"(?<![\w-])[A-Za-z]+(?![\w-])", text)
+    return bool(re.search(r"(?<![\w-])[a-z]{2,}[ ][a-z]{2,}(?![\w-])", text)) or any(
+        word in FUNCTION_WORDS and len(word) > 1 for word in words) or english_phrases(text) != []
+
+
 # --- status ---------------------------------------------------------------------------------
 
 def problems(catalog: Catalog, name: str) -> list[str]:

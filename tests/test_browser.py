@@ -50,16 +50,13 @@ def _run_helper(script: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The book built from stored outputs (with its offline assets), served on 127.0.0.1."""
-    _run_helper("vendor_assets.sh")
-    out = tmp_path_factory.mktemp("browser-book")
-    jb = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run(
-        [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
-        capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    html = out / "_build" / "html"
+def site(built_site):
+    """The book built from stored outputs (both editions, with their offline assets;
+    tests/conftest.py builds it once per run), served on 127.0.0.1."""
+    import build_book
+
+    html, result = built_site
+    assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
     with serve(html) as base:
         yield html, base
 

@@ -105,6 +105,32 @@ def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_the_russian_chapter_runs_at_an_end_of_its_ranges_and_draws_in_russian(path,
+                                                                             tmp_path):
+    """The Russian chapter is the English code with Russian words: one run at the last of
+    its extreme cases (the English chapter runs them all) checks that the words fit its
+    figures at a phone's width and that no figure says anything in English."""
+    import translate
+
+    russian = ROOT / "ru" / "chapters" / path.name
+    parameters = extreme_cases(path.stem)[-1]
+    audit = tmp_path / "figures.jsonl"
+    audit.touch()
+    execute(russian, tmp_path / path.name, parameters,
+            environment={AUDIT_VARIABLE: str(audit)})
+    figures = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert figures, "no figure was audited: does the chapter call setup()?"
+    unreadable = {f["title"] or "(untitled)": f["problems"][:3]
+                  for f in figures if f["problems"]}
+    assert not unreadable, \
+        f"figures hard to read at {PHONE_COLUMN_PX} px wide, {parameters}: {unreadable}"
+    english = {f["title"] or "(untitled)": [t for t in f["texts"] if translate.english_label(t)]
+               for f in figures}
+    assert not {title: texts for title, texts in english.items() if texts}, \
+        f"English on the Russian chapter's figures: {english}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
 def test_a_bad_parameter_stops_the_chapter_with_its_name_and_range(path, tmp_path):
     name, number = next(iter(SPECS[path.stem].ranges.items()))
     with pytest.raises(PapermillExecutionError) as raised:

@@ -34,20 +34,14 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory):
-    """The book built from stored outputs into a temporary folder, and its PDF printed."""
-    for helper in ["vendor_assets.sh"] + ([] if CHROMIUM.exists() else ["ensure_browser.sh"]):
-        result = _run(["bash", str(ROOT / "scripts" / helper)])
-        assert result.returncode == 0, f"scripts/{helper}:\n{result.stdout}\n{result.stderr}"
+def book(built_site):
+    """The book built from stored outputs, with its PDF printed (tests/conftest.py builds
+    both editions once per run)."""
+    import build_book
+
     pytest.importorskip("playwright.sync_api")
-    out = tmp_path_factory.mktemp("pdf-book")
-    jb = Path(sys.executable).parent / "jupyter-book"
-    result = _run([str(jb), "build", str(ROOT), "-W", "-n", "--keep-going",
-                   "--path-output", str(out)])
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    html = out / "_build" / "html"
-    result = _run([sys.executable, str(ROOT / "scripts" / "book_pdf.py"), "--html", str(html)])
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    html, result = built_site
+    assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
     return html
 
 

@@ -1,0 +1,223 @@
+"""The Russian edition: every page translated and current, built from the catalogs, the
+same code as the English chapters with the same numbers, the markup kept, no English
+sentence left in its prose."""
+
+import ast
+import json
+import re
+import string
+
+import nbformat
+import pytest
+
+import edition
+import translate
+from launch_notebooks import glued_values
+from notebooks import ROOT, chapters
+
+CHAPTERS = chapters()
+PAGES = translate.english_pages()
+
+
+def _ids(paths):
+    return [str(p).split("/")[-1].split(".")[0] for p in paths]
+
+
+def test_every_catalog_is_complete_and_current():
+    problems = translate.status()
+    assert not problems, (
+        f"{len(problems)} untranslated or outdated entries (English changed and the Russian "
+        f"did not follow; see locale/ru/README.md):\n" + "\n".join(problems[:30]))
+
+
+def test_the_russian_book_is_what_the_catalogs_make():
+    stale = [path.relative_to(ROOT).as_posix() for path, text in edition.outputs().items()
+             if not path.exists() or path.read_text() != text]
+    assert not stale, f"out of date with the catalogs: {stale}; run make notebooks"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_every_russian_code_cell_has_run(path):
+    russian = edition.EDITION / "chapters" / path.name
+    assert not edition.not_run(russian), (
+        f"{russian.relative_to(ROOT)} has code whose outputs were never stored; run "
+        f"make outputs CHAPTER={russian.relative_to(ROOT)}")
+
+
+# --- the same code ----------------------------------------------------------------------------
+
+class _Words(ast.NodeTransformer):
+    """Every string constant (and f-string) replaced by one placeholder."""
+
+    def visit_Constant(self, node):
+        return ast.Constant("") if isinstance(node.value, str) else node
+
+    def visit_JoinedStr(self, node):
+        return ast.Constant("")
+
+
+def skeleton(source: str) -> str:
+    """The code's syntax tree without its strings (comments are gone already)."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith("%")]
+    return ast.dump(_Words().visit(ast.parse("\n".join(lines))))
+
+
+def _identifier_strings(source: str) -> list[str]:
+    """Strings that name things rather than say them: no space, no letter outside ASCII
+    identifiers (keys, chapter and table names, formats)."""
+    tree = ast.parse("\n".join(l for l in source.splitlines() if not l.lstrip().startswith("%")))
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and re.fullmatch(r"[\w.:-]+", node.value)
+            and re.search(r"[_\d.:-]", node.value)]
+
+
+@pytest.mark.parametrize("page", PAGES[:len(CHAPTERS)], ids=_ids(CHAPTERS))
+def test_russian_code_is_the_english_code(page):
+    """A translated code cell differs only in its strings and comments, and keeps every
+    string that names something (``"02_retries"``, ``"ch2-cost"``, ``"reliability_page"``)."""
+    catalog = translate.read_catalog(translate.catalog_path(page))
+    for message in translate.page_messages(page):
+        if not message.code:
+            continue
+        russian = str(catalog[message.text].string)
+        assert skeleton(russian) == skeleton(message.text), (
+            f"{message.location}: the Russian cell is different code:\n{russian}")
+        assert _identifier_strings(russian) == _identifier_strings(message.text), (
+            f"{message.location}: a key or name was translated:\n{russian}")
+
+
+# --- the markup and the placeholders ------------------------------------------------------------
+
+ROLE = re.compile(r"\{(?P<name>[a-zA-Z][\w:-]*)\}`(?P<body>[^`]*)`")
+TEXT_IN_MATHS = re.compile(r"\\(?:text|mathrm|textrm|operatorname)\{[^{}]*\}")
+MATHS = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+
+
+def markup(text: str) -> list:
+    """What a translation must keep: roles (a term's target, not its text), maths without
+    its words, fences, directive options and labels."""
+    kept = []
+    for match in ROLE.finditer(text):
+        body = match["body"]
+        if match["name"] in ("term", "doc", "ref", "numref"):
+            titled = re.match(r"^.*?<([^>]+)>$", body, re.S)
+            body = (titled[1] if titled else body).strip().lower()
+        kept.append((match["name"], body))
+    kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)) for m in MATHS.findall(text)]
+    kept += [line.strip() for line in text.splitlines()
+             if re.match(r"^\s*(`{3,}|:{3,}|:[\w-]+:|\([\w-]+\)=)", line)
+             and not line.strip().startswith(":class:")]
+    return sorted(map(str, kept))
+
+
+def _prose_messages(page: str):
+    """(English, Russian) of each translated message of a page that is not code."""
+    catalog = translate.read_catalog(translate.catalog_path(page))
+    code = {m.text for m in translate.page_messages(page) if m.code}
+    return [(str(m.id), str(m.string)) for m in catalog
+            if m.id and m.string and str(m.id) not in code]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_translations_keep_the_markup(page):
+    for english, russian in _prose_messages(page):
+        assert markup(russian) == markup(english), (
+            f"{page}: markup changed in the translation of {english.splitlines()[0][:60]!r}"
+            f"\n{markup(english)}\n{markup(russian)}")
+
+
+def _fields(text: str) -> list:
+    return sorted((name, spec) for _, name, spec, _ in string.Formatter().parse(text)
+                  if name is not None)
+
+
+def _code_catalogs():
+    return sorted(translate.PACKAGE_LOCALE.glob("*.po")) + sorted(
+        (translate.LOCALE / "code").glob("*.po"))
+
+
+@pytest.mark.parametrize("path", _code_catalogs(), ids=lambda p: p.stem)
+def test_package_strings_keep_their_placeholders(path):
+    for message in translate.read_catalog(path):
+        if message.id and message.string:
+            assert _fields(str(message.string)) == _fields(str(message.id)), (
+                f"{path.name}: {str(message.id)!r} -> {str(message.string)!r}")
+
+
+# --- the same numbers ----------------------------------------------------------------------------
+
+NUMBER = re.compile(r"-?[\d.e+-]+|np\.\w+\(.*\)|nan|inf|True|False")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_ids(CHAPTERS))
+def test_both_editions_glue_the_same_numbers(path):
+    """Every glued value of the English chapter, and the same value in the Russian one:
+    numbers equal (one code, one run), sentences in Russian."""
+    english = glued_values(nbformat.read(str(path), as_version=4))
+    russian = glued_values(nbformat.read(str(edition.EDITION / "chapters" / path.name),
+                                         as_version=4))
+    assert set(russian) == set(english)
+    assert english, "the chapter glues nothing"
+    for key, value in english.items():
+        if NUMBER.fullmatch(value):
+            assert russian[key] == value, f"{key}: {value} in English, {russian[key]} in Russian"
+        else:
+            assert re.search("[а-яё]", russian[key], re.I), f"{key}: {russian[key]} not Russian"
+
+
+# --- no English left ----------------------------------------------------------------------------
+
+def prose(text: str) -> str:
+    """Markdown with what is not prose taken out: code, maths, roles, link targets, HTML
+    tags, fences and options, and quoted titles (a paper's title stays as cited)."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S) if text.count("```") % 2 == 0 else text
+    text = MATHS.sub(" ", text)
+    text = ROLE.sub(" ", text)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"«[^»]*»|\"[^\"]*\"|\*[^*\n]+\*", " ", text)
+    return "\n".join(line for line in text.splitlines()
+                     if not re.match(r"^\s*(`{3,}|:{3,}|:[\w-]+:|\([\w-]+\)=)", line))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_no_english_sentence_in_the_russian_prose(page):
+    left = []
+    for _, russian in _prose_messages(page):
+        left += translate.english_phrases(prose(russian))
+    assert not left, f"{page}: English left in the Russian text: {left[:8]}"
+
+
+def test_the_english_detector_finds_english_and_spares_russian():
+    assert translate.english_phrases("Повторы помогают. The ceiling is what silent errors "
+                                     "leave, and retries cannot pass it.")
+    assert not translate.english_phrases("Повторы не обходят потолок: GPT-4o, MATH-500, "
+                                         "Huang et al. и pass^k остаются как есть.")
+
+
+# --- the glossary ----------------------------------------------------------------------------------
+
+def _glossary_entries(text: str) -> list[list[str]]:
+    """Each glossary entry's term lines."""
+    body = text.split("```{glossary}", 1)[1].split("\n```", 1)[0]
+    entries, current = [], []
+    for line in body.splitlines():
+        if line.startswith(":"):
+            continue
+        if line and not line.startswith(" "):
+            current.append(line.strip())
+        elif current:
+            entries.append(current)
+            current = []
+    return entries + ([current] if current else [])
+
+
+def test_the_russian_glossary_gives_each_term_in_both_languages():
+    english = {terms[0] for terms in _glossary_entries((ROOT / "book/glossary.md").read_text())}
+    russian = _glossary_entries((edition.EDITION / "book/glossary.md").read_text())
+    assert len(russian) == len(english)
+    for terms in russian:
+        assert re.search("[а-яё]", terms[0], re.I), f"{terms}: no Russian name first"
+        assert any(term in english for term in terms[1:]), f"{terms}: no English name"
+    assert {t for terms in russian for t in terms[1:]} >= english

@@ -243,6 +243,14 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
         path.write_text(text)
 
 
+def set_translation(catalog: Catalog, msgid: str, text: str) -> None:
+    """Give ``msgid`` its translation ``text``: current, not fuzzy, no old English kept."""
+    message = catalog[msgid]
+    message.string = text
+    message.flags.discard("fuzzy")
+    message.previous_id = ()
+
+
 def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog:
     """Merge the page's current messages into its catalog (``msgmerge``'s rules)."""
     template = _template(messages, project)

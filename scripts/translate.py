@@ -249,6 +249,7 @@ def set_translation(catalog: Catalog, msgid: str, text: str) -> None:
     message.string = text
     message.flags.discard("fuzzy")
     message.previous_id = ()
+    message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
 
 
 def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog:

@@ -395,7 +395,7 @@ def prerendered_maths(app, exception):
     the npm packages that scripts/vendor_assets.sh installs, as the build already does."""
     if exception or app.builder.format != "html":
         return
-    root = Path(app.confdir)
+    root = ROOT  # the repository (either edition's book is built from inside it)
     script = root / "scripts" / "prerender_maths.js"
     node = shutil.which("node")
     if node is None or not (root / "node_modules" / "mathjax").is_dir():

@@ -9,29 +9,44 @@ import pytest
 
 import launch_notebooks
 from notebooks import chapters
+from translate import translator
 
 CHAPTERS = chapters()
 IDS = [p.stem for p in CHAPTERS]
+#: Both editions' chapters: the English ones, and the Russian ones in ru/chapters with
+#: their launch notebooks in ru/notebooks.
+BOTH = CHAPTERS + [launch_notebooks.RU_CHAPTERS / p.name for p in CHAPTERS]
+BOTH_IDS = IDS + [f"ru-{p.stem}" for p in CHAPTERS]
+FOLDERS = {launch_notebooks.CHAPTERS: (launch_notebooks.NOTEBOOKS, "en"),
+           launch_notebooks.RU_CHAPTERS: (launch_notebooks.RU_NOTEBOOKS, "ru")}
 
 
 def _launch(path):
-    return json.loads((launch_notebooks.NOTEBOOKS / path.name).read_text())
+    folder, _ = FOLDERS[path.parent]
+    return json.loads((folder / path.name).read_text())
+
+
+def _language(path):
+    return FOLDERS[path.parent][1]
 
 
 def _source(cell):
     return "".join(cell["source"])
 
 
-def test_launch_notebooks_are_up_to_date(tmp_path):
-    launch_notebooks.render_all(tmp_path)
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_launch_notebooks_are_up_to_date(tmp_path, language):
+    launch_notebooks.render_all(tmp_path, language)
+    folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
     fresh = {p.name: p.read_text() for p in tmp_path.glob("*.ipynb")}
-    committed = {p.name: p.read_text() for p in launch_notebooks.NOTEBOOKS.glob("*.ipynb")}
+    committed = {p.name: p.read_text() for p in folder.glob("*.ipynb")}
     assert sorted(fresh) == sorted(committed) == [p.name for p in CHAPTERS]
     stale = [name for name in fresh if fresh[name] != committed[name]]
-    assert not stale, f"notebooks/ is out of date with chapters/ for {stale}: run `make notebooks`"
+    assert not stale, f"{folder.name}/ is out of date with its chapters for {stale}: run " \
+                      f"`make notebooks`"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_markdown_holds_no_myst_markup(path):
     for cell in _launch(path)["cells"]:
         if cell["cell_type"] != "markdown":
@@ -42,7 +57,7 @@ def test_markdown_holds_no_myst_markup(path):
         assert not re.search(r"^\([\w-]+\)=\s*$", text, re.M), f"a MyST target is left: {text}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_first_cell_installs_only_in_colab(path):
     first = _launch(path)["cells"][0]
     assert first["cell_type"] == "code" and len(first["source"]) <= 10, "one short cell"
@@ -58,27 +73,30 @@ def test_first_cell_installs_only_in_colab(path):
     assert launch_notebooks.SOURCE_VARIABLE in _source(first)
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_the_code_is_the_chapters_code(path):
     chapter = [_source(c) for c in json.loads(path.read_text())["cells"]
                if c["cell_type"] == "code"]
-    launched = [re.sub(r"^# Solution to exercise \d+\n", "", _source(c))
+    solution = translator(_language(path), "launch_notebooks")("Solution to exercise {number}")
+    launched = [re.sub("^# " + re.escape(solution).replace(r"\{number\}", r"\d+") + "\n", "",
+                       _source(c))
                 for c in _launch(path)["cells"][1:] if c["cell_type"] == "code"]
     assert launched == chapter
     assert all(not c.get("outputs") for c in _launch(path)["cells"] if c["cell_type"] == "code")
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_exercises_are_numbered_and_solutions_folded(path):
+    _ = translator(_language(path), "launch_notebooks")
     chapter = "".join(_source(c) for c in json.loads(path.read_text())["cells"])
     markdown = "\n".join(_source(c) for c in _launch(path)["cells"]
                          if c["cell_type"] == "markdown")
     exercises = len(re.findall(r"^[`:]{3,}\{exercise\}", chapter, re.M))
-    assert re.findall(r"\*\*Exercise (\d+)\*\*", markdown) == [
-        str(n) for n in range(1, exercises + 1)]
+    exercise = re.escape(_("**Exercise {number}**")).replace(r"\{number\}", r"(\d+)")
+    assert re.findall(exercise, markdown) == [str(n) for n in range(1, exercises + 1)]
     solutions = len(re.findall(r"^[`:]{3,}\{solution(?:-start)?\}", chapter, re.M))
-    assert len(set(re.findall(r"<summary>(Solution to exercise \d+)</summary>", markdown))) \
-        == solutions
+    solution = re.escape(_("Solution to exercise {number}")).replace(r"\{number\}", r"\d+")
+    assert len(set(re.findall(f"<summary>({solution})</summary>", markdown))) == solutions
     assert markdown.count("<details>") == markdown.count("</details>")
 
 

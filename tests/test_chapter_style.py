@@ -8,9 +8,12 @@ import struct
 
 import pytest
 
-from notebooks import chapters
+from notebooks import ROOT, chapters
 
-CHAPTERS = chapters()
+# Both editions: a Russian chapter is the English code with Russian words, which must fit
+# the page as well.
+CHAPTERS = chapters() + [ROOT / "ru" / "chapters" / p.name for p in chapters()]
+IDS = [("ru-" if p.parent.parent.name == "ru" else "") + p.stem for p in CHAPTERS]
 MAX_LINE = 88
 #: "About fifteen lines": a reader-facing cell may reach this, no further.
 MAX_CELL_LINES = 15
@@ -27,14 +30,14 @@ def _png_size(data: str) -> tuple[int, int]:
     return struct.unpack(">II", raw[16:24])
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_no_code_line_is_wider_than_the_page(path):
     wide = [(i, line) for i, cell in enumerate(_code_cells(path))
             for line in "".join(cell["source"]).splitlines() if len(line) > MAX_LINE]
     assert not wide, f"{len(wide)} code lines over {MAX_LINE} characters: {wide[:3]}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_reader_facing_cells_are_short(path):
     long = [(i, len("".join(cell["source"]).splitlines()))
             for i, cell in enumerate(_code_cells(path))
@@ -43,7 +46,7 @@ def test_reader_facing_cells_are_short(path):
     assert not long, f"code cells (index, lines) over {MAX_CELL_LINES} lines: {long}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_figures_are_stored_at_twice_their_display_size(path):
     """Inline figures are retina PNGs: twice as many pixels as the width they are shown
     at, which the output's metadata gives, so they stay sharp when zoomed or shrunk."""
@@ -83,7 +86,7 @@ def _held_dicts(tree) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_explorer_sliders_update_when_let_go(path):
     """A slider that updates while dragged queues one redraw per pixel moved; each one is
     built with ``continuous_update=False`` (benchmarks/explorers.py times one update)."""
@@ -98,7 +101,7 @@ def test_explorer_sliders_update_when_let_go(path):
         assert not loose, f"sliders that redraw while dragged: {loose}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_every_stored_figure_and_animation_has_alt_text_in_its_cell(path):
     """myst-nb (figures) and book/_ext/reader_pages.py (jshtml animations) take a cell's
     alt text from ``metadata.mystnb.image.alt``; a cell without it puts an image on the

@@ -41,6 +41,18 @@ def test_landing_page_times_are_up_to_date():
         "book/intro.md's chapter times are out of date: run `make notebooks`"
 
 
+def test_the_russian_pages_are_up_to_date():
+    """ru/book/teaching_snippets.ipynb from the Russian chapters, and the Russian landing
+    page's times (the English chapters' times, the Russian titles)."""
+    fresh = nbformat.writes(teacher_page.snippets_notebook(language="ru")) + "\n"
+    assert teacher_page.RU_PAGE.read_text() == fresh, \
+        "ru/book/teaching_snippets.ipynb is out of date: run `make notebooks`"
+    text = teacher_page.RU_INTRO.read_text()
+    assert teacher_page.intro_with_times(text, teacher_page.times_table(language="ru")) == text
+    assert teacher_page.times_table(language="ru").count(" мин |") == \
+        teacher_page.times_table().count(" min |")
+
+
 def test_every_teaching_cell_is_copied_with_its_stored_outputs():
     page = json.loads(teacher_page.PAGE.read_text())
     copied = [c for c in page["cells"] if c["cell_type"] == "code"]

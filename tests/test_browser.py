@@ -37,9 +37,16 @@ ALLOWED_CONSOLE_ERRORS: list[tuple[str, str]] = [
 ]
 
 
-# Sphinx's own pages are read too (a reader lands on search from the navbar).
-PAGES = toc_pages() + ["search", "genindex"]
-CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
+# Sphinx's own pages are read too (a reader lands on search from the navbar). The Russian
+# edition's pages are the same pages under ru/ (scripts/build_book.py).
+ENGLISH_PAGES = toc_pages() + ["search", "genindex"]
+RUSSIAN_PAGES = [f"ru/{page}" for page in toc_pages(ROOT / "ru") + ["search", "genindex"]]
+PAGES = ENGLISH_PAGES + RUSSIAN_PAGES
+CHAPTER_PAGES = [page for page in PAGES if page.split("/")[-2:-1] == ["chapters"]]
+
+
+def _language(page: str) -> str:
+    return "ru" if page.startswith("ru/") else "en"
 
 
 def _run_helper(script: str) -> None:
@@ -346,7 +353,8 @@ def test_chapter_launch_and_download_buttons(report, site):
     """Binder, Colab and the .ipynb download all open the chapter's launch notebook (plain
     Markdown, numbers filled in), which the site serves as committed in notebooks/."""
     page, seen = report
-    launch = f"notebooks/{Path(page).name}.ipynb"
+    edition = "ru/" if _language(page) == "ru" else ""
+    launch = f"{edition}notebooks/{Path(page).name}.ipynb"
     hrefs = [link["href"] for link in seen["launch"]]
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     binder = config["launch_buttons"]["binderhub_url"]
@@ -367,8 +375,11 @@ def test_chapter_says_how_to_run_it(report):
     page, seen = report
     note = seen["run_note"]
     assert note is not None, f"{page} has no 'Run this chapter' note"
+    from translate import translator
+
+    _ = translator(_language(page), "reader_pages")
     assert f"scripts/rerun.py {page}.ipynb" in note and "Binder" in note and "Colab" in note
-    assert "the values they accept" in note, note
+    assert _("Its parameters and the values they accept:") in note, note
 
 
 @pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
@@ -396,12 +407,16 @@ def _live_pages() -> list[str]:
 LIVE_PAGES = _live_pages()
 
 
-def _rebuilt(data: dict):
-    """The explorer the page says it came from, rebuilt by the package."""
+def _rebuilt(data: dict, page: str = ""):
+    """The explorer the page says it came from, rebuilt by the package (in the page's
+    language)."""
     import importlib
 
+    from reliability import i18n
+
     module, _, function = data["source"][0].rpartition(".")
-    return getattr(importlib.import_module(module), function)(**data["source"][1])
+    with i18n.language(_language(page)):
+        return getattr(importlib.import_module(module), function)(**data["source"][1])
 
 
 def _positions(data: dict) -> list[dict]:
@@ -445,7 +460,7 @@ def test_live_explorers_show_the_packages_numbers(page, width, site, browser_con
     assert roots.count() >= 1
     for root in roots.all():
         data = json.loads(root.locator("script.live-data").text_content())
-        explorer = _rebuilt(data)
+        explorer = _rebuilt(data, page)
         name = data["name"]
         assert "live-ready" in root.get_attribute("class"), f"{name}: the script did not run"
         for c in data["controls"]:
@@ -459,7 +474,8 @@ def test_live_explorers_show_the_packages_numbers(page, width, site, browser_con
                 _move_by_keyboard(tab, name, c["name"], wanted[c["name"]])
             values = {c["name"]: c["values"][wanted[c["name"]]] for c in data["controls"]}
             shown = root.locator(".live-text").text_content()
-            assert shown == explorer.sentence(**values), (name, values)
+            with __import__("reliability").i18n.language(_language(page)):
+                assert shown == explorer.sentence(**values), (name, values)
             for c in data["controls"]:
                 slider = tab.locator(f"#live-{name}-{c['name']}")
                 assert slider.get_attribute("aria-valuetext") == \
@@ -492,6 +508,82 @@ def test_live_explorers_without_their_script_still_state_the_default(page, site,
     for root in tab.locator(".live-explorer").all():
         data = json.loads(root.locator("script.live-data").text_content())
         assert "live-ready" not in (root.get_attribute("class") or "")
-        assert root.locator(".live-text").text_content() == _rebuilt(data).sentence()
+        explorer = _rebuilt(data, page)
+        with __import__("reliability").i18n.language(_language(page)):
+            assert root.locator(".live-text").text_content() == explorer.sentence()
         assert root.locator(".live-fallback").is_visible()
     tab.close()
+
+
+# --- the Russian edition -----------------------------------------------------------------
+
+def test_every_page_says_its_language_and_links_to_itself_in_the_other(site):
+    """lang="ru" under ru/, "en" elsewhere; the link at the top of each page opens the
+    same page in the other edition, whose own link comes back."""
+    html, _ = site
+    switch = re.compile(r'<p class="edition-switch"><a href="([^"]+)" hreflang="(\w+)"')
+    for path in _built_pages(html):
+        page = path.relative_to(html).with_suffix("").as_posix()
+        if page in ("index", "ru/index"):
+            continue  # redirects to the root page
+        text = path.read_text(encoding="utf-8")
+        language = _language(page)
+        assert re.search(f'<html lang="{language}"', text), f"{page}: not lang={language}"
+        found = switch.search(text)
+        assert found, f"{page} has no link to the other edition"
+        target = (path.parent / found[1]).resolve()
+        assert target.is_file(), f"{page}: {found[1]} does not exist"
+        other = target.relative_to(html.resolve()).with_suffix("").as_posix()
+        assert other.removeprefix("ru/") == page.removeprefix("ru/"), (page, other)
+        back = switch.search(target.read_text(encoding="utf-8"))
+        assert (target.parent / back[1]).resolve() == path.resolve(), (page, other)
+
+
+# Inflected forms of words the Russian pages use, and a page each must find: Sphinx's
+# Russian stemmer (snowball) indexes stems, and search.html stems the query the same way.
+SEARCHES = {"лестницей деградации": "ru/chapters/08_degradation_ladder",
+            "повторами": "ru/chapters/02_retries",
+            "верификаторов": "ru/chapters/03_verifiers"}
+
+
+@pytest.mark.parametrize("query", SEARCHES)
+def test_russian_search_finds_inflected_forms(query, site, browser_context):
+    _, base = site
+    tab = browser_context.new_page()
+    tab.goto(f"{base}/ru/search.html?q={query}")
+    tab.wait_for_selector("#search-results ul.search li a", timeout=15000)
+    found = tab.eval_on_selector_all("#search-results ul.search li a",
+                                     "links => links.map(a => a.getAttribute('href'))")
+    tab.close()
+    assert any(SEARCHES[query].removeprefix("ru/") in href for href in found), found
+
+
+_GLYPHS_JS = """(text) => {
+    // Each letter drawn in the page's own font, against a code point no font has (drawn
+    // as a missing-glyph box): a letter that looks like the box did not render.
+    const font = getComputedStyle(document.querySelector("main p") || document.body).font;
+    const draw = (ch) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = 48; canvas.height = 48;
+        const ctx = canvas.getContext("2d");
+        ctx.font = font.replace(/\\d+(\\.\\d+)?px/, "32px");
+        ctx.fillText(ch, 4, 36);
+        return Array.from(ctx.getImageData(0, 0, 48, 48).data).join(",");
+    };
+    const missing = draw("\\u0378");
+    const letters = Array.from(new Set(text.replace(/\\s/g, "")));
+    return {font: font, boxes: letters.filter(ch => draw(ch) === missing),
+            distinct: new Set(letters.map(draw)).size, letters: letters.length};
+}"""
+
+
+def test_cyrillic_renders_in_the_browser(site, browser_context):
+    """The Russian pages' letters are drawn from a font that has them (the screenshots in
+    test-artifacts/screenshots/ru__* show them), not as missing-glyph boxes."""
+    _, base = site
+    tab = browser_context.new_page()
+    tab.goto(f"{base}/ru/chapters/08_degradation_ladder.html")
+    seen = tab.evaluate(_GLYPHS_JS, "абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+    tab.close()
+    assert not seen["boxes"], f"drawn as missing glyphs in {seen['font']}: {seen['boxes']}"
+    assert seen["distinct"] == seen["letters"], seen

@@ -22,8 +22,9 @@ from notebooks import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 
-PAGES = toc_pages()
-CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
+#: Each edition's source (its _toc.yml and _config.yml): the Russian book is printed from
+#: ru/ into the site's ru/ folder.
+SOURCES = {"en": ROOT, "ru": ROOT / "ru"}
 # Source a reader should never see on paper: TeX that MathJax did not typeset, MyST roles
 # and directives that did not render.
 RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
@@ -33,16 +34,31 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
 
 
+@pytest.fixture(scope="module", params=list(SOURCES))
+def edition(request):
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def book(built_site):
-    """The book built from stored outputs, with its PDF printed (tests/conftest.py builds
-    both editions once per run)."""
+def book(built_site, edition):
+    """One edition of the book built from stored outputs, with its PDF printed
+    (tests/conftest.py builds both editions once per run)."""
     import build_book
 
     pytest.importorskip("playwright.sync_api")
     html, result = built_site
     assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
-    return html
+    return html if edition == "en" else html / edition
+
+
+@pytest.fixture(scope="module")
+def pages(edition):
+    return toc_pages(SOURCES[edition])
+
+
+@pytest.fixture(scope="module")
+def chapter_pages(pages):
+    return [page for page in pages if page.startswith("chapters/")]
 
 
 @pytest.fixture(scope="module")
@@ -91,30 +107,35 @@ def _images(resources, seen: set) -> int:
     return count
 
 
-def test_pdf_exists(book, pdf):
+def test_pdf_exists(book, pdf, pages, edition):
+    import yaml
+
     path = book / PDF_NAME
     assert path.read_bytes()[:5] == b"%PDF-"
-    assert len(pdf.pages) >= len(PAGES)
-    assert pdf.metadata.title == "Agent Reliability, by the Numbers"
+    assert len(pdf.pages) >= len(pages)
+    config = yaml.safe_load((SOURCES[edition] / "_config.yml").read_text())
+    assert pdf.metadata.title == config["title"]
     assert "/CreationDate" not in pdf.metadata and "/ModDate" not in pdf.metadata
 
 
-def test_one_bookmark_per_page_in_toc_order(book, sections):
-    assert [title for title, _, _ in sections] == [_title(book, page) for page in PAGES]
+def test_one_bookmark_per_page_in_toc_order(book, sections, pages):
+    assert [title for title, _, _ in sections] == [_title(book, page) for page in pages]
     starts = [start for _, start, _ in sections]
     assert starts[0] == 0 and starts == sorted(set(starts)), starts
 
 
-def test_every_chapter_title_is_in_the_text(book, sections, text):
-    for page, (title, start, end) in zip(PAGES, sections):
-        if page in CHAPTER_PAGES:
+def test_every_chapter_title_is_in_the_text(book, sections, text, pages, chapter_pages):
+    """The titles as text (in the Russian book, Cyrillic the PDF can give back: drawn
+    from a font that has the letters, not as missing-glyph boxes)."""
+    for page, (title, start, end) in zip(pages, sections):
+        if page in chapter_pages:
             own = " ".join(text[start:end])
             assert " ".join(title.split()) in own, f"{page}: {title!r} not on its own sheets"
 
 
-def test_every_chapter_carries_its_figures(pdf, sections):
-    for page, (title, start, end) in zip(PAGES, sections):
-        if page in CHAPTER_PAGES:
+def test_every_chapter_carries_its_figures(pdf, sections, pages, chapter_pages):
+    for page, (title, start, end) in zip(pages, sections):
+        if page in chapter_pages:
             seen: set = set()
             found = sum(_images(pdf.pages[i].get("/Resources"), seen) for i in range(start, end))
             assert found >= 1, f"{page} ({title}): no image on sheets {start + 1}-{end}"
@@ -127,11 +148,23 @@ def test_no_raw_tex_or_myst_in_the_text(sections, text):
         assert left == [], f"{title}: {left} printed as source"
 
 
-def test_landing_page_links_the_pdf(book):
-    root = book / f"{PAGES[0]}.html"
+def test_landing_page_links_the_pdf(book, pages):
+    root = book / f"{pages[0]}.html"
     hrefs = re.findall(r'href="([^"]+\.pdf)"', root.read_text())
-    assert hrefs, f"{PAGES[0]}.html does not link the PDF"
+    assert hrefs, f"{pages[0]}.html does not link the PDF"
     for href in hrefs:
         assert (root.parent / href).resolve() == (book / PDF_NAME).resolve(), href
     # the site's own front door sends readers to that page
-    assert f"{PAGES[0]}.html" in (book / "index.html").read_text()
+    assert f"{pages[0]}.html" in (book / "index.html").read_text()
+
+
+def test_the_russian_pdf_is_in_russian(built_site):
+    """Most of the Russian PDF's words are Cyrillic, extracted as text: the letters were
+    drawn from a font that has them."""
+    from pypdf import PdfReader
+
+    html, _ = built_site
+    reader = PdfReader(html / "ru" / PDF_NAME)
+    words = " ".join((sheet.extract_text() or "") for sheet in reader.pages[:12]).split()
+    cyrillic = [w for w in words if re.search("[а-яё]", w, re.I)]
+    assert len(cyrillic) > 0.5 * len([w for w in words if re.search("[a-zа-яё]", w, re.I)])

@@ -26,7 +26,10 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "_", "N_",
+from . import _validate
+
+# ``_`` is gettext under its conventional name (``from reliability.i18n import _``).
+__all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "N_",
            "translate", "catalog", "read_po"]
 
 #: The languages the book is published in.
@@ -40,10 +43,7 @@ def set_language(language: str) -> None:
     """Make ``language`` (``"en"`` or ``"ru"``) the language of every string the package
     draws or prints from now on."""
     global _current
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}; "
-                         f"got {language!r}")
-    _current = language
+    _current = _validate.text("language", language, choices=LANGUAGES)
 
 
 def get_language() -> str:
@@ -51,9 +51,13 @@ def get_language() -> str:
     return _current
 
 
-@contextmanager
-def language(name: str):
+def language(language: str):
     """``with language("ru"): ...`` draws in Russian and restores the language after."""
+    return _switched(_validate.text("language", language, choices=LANGUAGES))
+
+
+@contextmanager
+def _switched(name: str):
     before = _current
     set_language(name)
     try:
@@ -98,15 +102,19 @@ def _parse_po(text: str) -> dict[str, str]:
 
 def read_po(path) -> dict[str, str]:
     """The translated, current (not fuzzy) entries of the gettext catalog at ``path``."""
+    _validate.instance("path", path, (str, Path))
+    if not Path(path).is_file():
+        raise ValueError(f"path must name a gettext catalog (.po file); {path} is not a file")
     return _parse_po(Path(path).read_text(encoding="utf-8"))
 
 
-@functools.cache
 def catalog(language: str) -> dict[str, str]:
     """Every translation into ``language``: English message -> translated text."""
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}; "
-                         f"got {language!r}")
+    return _catalog(_validate.text("language", language, choices=LANGUAGES))
+
+
+@functools.cache
+def _catalog(language: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     for path in sorted((LOCALE / language).glob("*.po")):
         merged.update(_parse_po(path.read_text(encoding="utf-8")))
@@ -115,9 +123,10 @@ def catalog(language: str) -> dict[str, str]:
 
 def gettext(message: str) -> str:
     """``message`` in the current language (itself in English, or when untranslated)."""
+    _validate.text("message", message)
     if _current == "en":
         return message
-    return catalog(_current).get(message, message)
+    return _catalog(_current).get(message, message)
 
 
 def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
@@ -126,9 +135,10 @@ def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
 
 def N_(message: str) -> str:  # noqa: N802  (gettext's conventional name)
     """Mark ``message`` for the catalogs without translating it now."""
-    return message
+    return _validate.text("message", message)
 
 
 def translate(value):
     """A marked string in the current language; anything else unchanged."""
-    return gettext(value) if isinstance(value, str) else value
+    return _catalog(_current).get(value, value) if isinstance(value, str) and \
+        _current != "en" else value

@@ -251,7 +251,8 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     frame = frame.rename(columns=i18n.translate, index=i18n.translate)
     if formats is not None and isinstance(formats, dict):
         formats = {i18n.translate(k): v for k, v in formats.items()}
-    text_columns = [c for c in frame.columns if frame[c].dtype == object]
+    text_columns = [c for c in frame.columns if frame[c].dtype == object
+                    or pd.api.types.is_string_dtype(frame[c])]
     if text_columns:
         frame = frame.copy()
         frame[text_columns] = frame[text_columns].map(i18n.translate)

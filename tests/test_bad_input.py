@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import datasets, judge, notebook, parameters, reading, validation, workflow
+from reliability import (datasets, i18n, judge, notebook, parameters, reading, validation,
+                         workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
@@ -573,7 +574,18 @@ REGISTRY = {
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
     # notebook
-    "reliability.notebook.setup": Entry(lambda: notebook.setup, {}),
+    "reliability.notebook.setup": Entry(lambda: notebook.setup, dict(language="en")),
+    # i18n (valid examples keep English: the sweep must not leave the package in Russian)
+    "reliability.i18n.set_language": Entry(lambda: i18n.set_language, dict(language="en")),
+    "reliability.i18n.get_language": Entry(lambda: i18n.get_language, {}),
+    "reliability.i18n.language": Entry(lambda: i18n.language, dict(language="ru")),
+    "reliability.i18n.gettext": Entry(lambda: i18n.gettext, dict(message="Solution")),
+    "reliability.i18n.N_": Entry(lambda: i18n.N_, dict(message="closed form")),
+    "reliability.i18n.translate": Entry(lambda: i18n.translate, dict(value="x"),
+                                        anything=("value",)),
+    "reliability.i18n.catalog": Entry(lambda: i18n.catalog, dict(language="ru")),
+    "reliability.i18n.read_po": Entry(lambda: i18n.read_po, dict(
+        path=str(i18n.LOCALE / "ru" / "parameters.po"))),
     "reliability.notebook.glued": Entry(lambda: notebook.glued, dict(value=0.5),
                                         anything=("value",)),
     "reliability.notebook.glue_values": Entry(lambda: notebook.glue_values, {}),

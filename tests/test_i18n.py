@@ -1,0 +1,74 @@
+"""reliability.i18n: the words the package draws, in the page's language."""
+
+import pandas as pd
+import pytest
+
+import translate
+from reliability import i18n, notebook
+
+
+def _catalogs():
+    return sorted(i18n.LOCALE.glob("*/*.po")) + sorted(translate.LOCALE.rglob("*.po"))
+
+
+@pytest.mark.parametrize("path", _catalogs(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_small_reader_agrees_with_babel(path):
+    """The runtime reads catalogs without babel (a Colab kernel may lack it): its entries
+    are babel's translated, current ones, exactly."""
+    expected = {str(m.id): str(m.string) for m in translate.read_catalog(path)
+                if m.id and m.string and not m.fuzzy and not m.context}
+    assert i18n.read_po(path) == expected
+
+
+def test_a_fuzzy_or_empty_entry_falls_back_to_english(tmp_path):
+    po = tmp_path / "x.po"
+    po.write_text('msgid ""\nmsgstr ""\n\n#, fuzzy\nmsgid "old"\nmsgstr "старое"\n\n'
+                  'msgid "empty"\nmsgstr ""\n\nmsgid "kept"\nmsgstr ""\n"сохр"\n"анено"\n',
+                  encoding="utf-8")
+    assert i18n.read_po(po) == {"kept": "сохранено"}
+
+
+def test_the_language_is_english_until_set_and_restored_after_a_block():
+    assert i18n.get_language() == "en"
+    with i18n.language("ru"):
+        assert i18n.get_language() == "ru"
+        assert i18n.gettext("a number in [{low}, {high}]") == "число из [{low}, {high}]"
+        assert i18n.gettext("no such message") == "no such message"
+    assert i18n.get_language() == "en"
+    assert i18n.gettext("a number in [{low}, {high}]") == "a number in [{low}, {high}]"
+
+
+def test_setup_sets_the_language_and_refuses_an_unknown_one():
+    try:
+        notebook.setup(language="ru")
+        assert i18n.get_language() == "ru"
+    finally:
+        notebook.setup()
+    assert i18n.get_language() == "en"
+    with pytest.raises(ValueError, match="language"):
+        notebook.setup(language="de")
+
+
+def test_tables_show_marked_headers_and_labels_in_the_language(monkeypatch):
+    """The frame keeps its English column names for the code; the page shows them
+    translated, text cells too, numbers untouched."""
+    monkeypatch.setattr(i18n, "_catalog", lambda language: {"success": "успех",
+                                                            "closed form": "формула"})
+    frame = pd.DataFrame({"method": ["closed form"], "success": [0.5]})
+    with i18n.language("ru"):
+        shown = notebook.table(frame, name="t", formats={"success": "{:.1%}"}).data
+    assert "успех" in shown and "формула" in shown and "50.0%" in shown
+    assert list(frame.columns) == ["method", "success"]
+    english = notebook.table(frame, name="t", formats={"success": "{:.1%}"}).data
+    assert "success" in english and "успех" not in english
+
+
+def test_parameter_ranges_are_described_in_the_language():
+    from reliability.parameters import allowed
+
+    english = allowed("02_retries")
+    with i18n.language("ru"):
+        russian = allowed("02_retries")
+    assert set(english) == set(russian)
+    assert all(text.startswith(("a number", "a whole number")) for text in english.values())
+    assert all(text.startswith(("число", "целое число")) for text in russian.values())

@@ -31,6 +31,7 @@ from typing import Callable
 import numpy as np
 
 from . import _validate
+from .i18n import _
 from .notebook import PALETTE
 
 __all__ = ["Control", "Series", "Words", "Explorer", "nearest", "MAX_POSITIONS",
@@ -345,10 +346,10 @@ class Explorer:
         # "</" cannot end the script element early once escaped.
         payload = payload.replace("</", "<\\/")
         default = html.escape(self.sentence())
+        fallback = _("On the book's web page this is a live chart with sliders; without its "
+                     "script, the sentence above states the default setting.")
         return (f'<div class="live-explorer" id="live-{self.name}" '
                 f'data-live="{self.name}">\n'
                 f'<script type="application/json" class="live-data">{payload}</script>\n'
                 f'<p class="live-text" aria-live="polite">{default}</p>\n'
-                f'<p class="live-fallback">On the book\'s web page this is a live chart '
-                f'with sliders; without its script, the sentence above states the '
-                f'default setting.</p>\n</div>')
+                f'<p class="live-fallback">{html.escape(fallback, quote=False)}</p>\n</div>')

@@ -5,13 +5,17 @@ set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium
 
-if [ -x "$CHROMIUM" ]; then
+# The Russian edition needs a font with Cyrillic letters (DejaVu has them), or Chromium
+# draws empty boxes in the pages and the PDF.
+has_cyrillic_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=ru 2>/dev/null)" ]; }
+
+if [ -x "$CHROMIUM" ] && has_cyrillic_font; then
     exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "ensure_browser: $CHROMIUM is missing and this is not root." >&2
-    echo "ensure_browser: install it with: sudo apt-get update && sudo apt-get install -y chromium chromium-driver" >&2
+    echo "ensure_browser: $CHROMIUM or a Cyrillic font is missing and this is not root." >&2
+    echo "ensure_browser: install them with: sudo apt-get update && sudo apt-get install -y chromium chromium-driver fonts-dejavu-core" >&2
     exit 1
 fi
 
@@ -21,10 +25,10 @@ if ! command -v apt-get >/dev/null 2>&1; then
     exit 1
 fi
 
-echo "ensure_browser: $CHROMIUM is missing; installing Debian's chromium with apt-get"
+echo "ensure_browser: $CHROMIUM or a Cyrillic font is missing; installing Debian's chromium and fonts-dejavu-core with apt-get"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq chromium chromium-driver >/dev/null
+apt-get install -y -qq chromium chromium-driver fonts-dejavu-core fontconfig >/dev/null
 
 if [ ! -x "$CHROMIUM" ]; then
     echo "ensure_browser: apt-get finished but $CHROMIUM is still missing." >&2

@@ -54,7 +54,7 @@ def chapter(page: str) -> nbformat.NotebookNode:
                   if c.cell_type == "code"}
     russian = copy.deepcopy(english)
     for index, cell in enumerate(russian.cells):
-        where = f"{page}:{cell.get('id', index)}"
+        where = f"{page}#{cell.get('id', index)}"
         if cell.cell_type == "markdown":
             cell.source = translate_markdown(cell.source, catalog, where)
         elif cell.cell_type == "code":

@@ -186,7 +186,7 @@ def page_messages(page: str) -> list[Message]:
         nb = json.loads(path.read_text())
         for index, cell in enumerate(nb["cells"]):
             source = "".join(cell["source"])
-            where = f"{page}:{cell.get('id', index)}"
+            where = f"{page}#{cell.get('id', index)}"
             if cell["cell_type"] == "markdown":
                 found += [Message(b.rstrip("\n"), where, False)
                           for b, ok in _markdown_without_generated(source) if ok]

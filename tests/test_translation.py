@@ -221,3 +221,20 @@ def test_the_russian_glossary_gives_each_term_in_both_languages():
         assert re.search("[а-яё]", terms[0], re.I), f"{terms}: no Russian name first"
         assert any(term in english for term in terms[1:]), f"{terms}: no English name"
     assert {t for terms in russian for t in terms[1:]} >= english
+
+
+def test_a_package_string_has_one_translation_everywhere():
+    """The runtime merges every module's catalog, so a string marked in two modules (a
+    shared table header, say) must be translated the same way in both."""
+    seen: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for path in sorted(translate.PACKAGE_LOCALE.glob("*.po")):
+        for message in translate.read_catalog(path):
+            if not message.id or not message.string:
+                continue
+            english, russian = str(message.id), str(message.string)
+            if english in seen and seen[english][0] != russian:
+                clashes.append(f"{english!r}: {seen[english][0]!r} ({seen[english][1]}) vs "
+                               f"{russian!r} ({path.name})")
+            seen.setdefault(english, (russian, path.name))
+    assert not clashes, "\n".join(clashes)

@@ -308,6 +308,28 @@ def animation_html(animation, *, name: str) -> str:
     nominal = round(animation._fig.get_figwidth() * mpl.rcParams["figure.dpi"])
     html = re.sub(r'(<img id="_anim_img[0-9a-f]+")', rf'\1 style="width: {nominal}px; '
                   r'max-width: 100%; height: auto"', html, count=1)
+    return _player_words(html)
+
+
+#: The words of matplotlib's animation player: button names and the repetition modes.
+PLAYER_WORDS = (i18n.N_("Decrease speed"), i18n.N_("First frame"), i18n.N_("Previous frame"),
+                i18n.N_("Play backwards"), i18n.N_("Pause"), i18n.N_("Play"),
+                i18n.N_("Next frame"), i18n.N_("Last frame"), i18n.N_("Increase speed"),
+                i18n.N_("Repetition mode"), i18n.N_("Once"), i18n.N_("Loop"),
+                i18n.N_("Reflect"))
+
+
+def _player_words(html: str) -> str:
+    """The player's button names and labels in the current language (unchanged in
+    English)."""
+    if i18n.get_language() == "en":
+        return html
+    for word in PLAYER_WORDS:
+        said = i18n.gettext(word)
+        html = html.replace(f'title="{word}" aria-label="{word}"',
+                            f'title="{said}" aria-label="{said}"')
+        html = re.sub(rf'(<label for="_anim_radio\d_[0-9a-f]+">){word}(</label>)',
+                      rf"\g<1>{said}\g<2>", html)
     return html
 
 

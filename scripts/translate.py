@@ -281,8 +281,10 @@ def package_messages(module: Path) -> list[Message]:
     found = []
     relative = Path(module).resolve().relative_to(ROOT).as_posix()
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in MARKERS and node.args
+        name = (node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                else None) if isinstance(node, ast.Call) else None
+        if (name in MARKERS and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)):
             found.append((node.lineno, Message(node.args[0].value, relative, False)))

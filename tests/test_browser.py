@@ -168,7 +168,7 @@ def _visit(context, base: str, page: str) -> dict:
                     const note = document.querySelector(".run-this-chapter");
                     return note ? note.textContent : null; }""")
                 report["weight"] = tab.evaluate(_WEIGHT_JS)
-                report["animations"] = _play_animations(tab)
+                report["animations"] = _play_animations(tab, _language(page))
             else:
                 tab.evaluate(_MATHS_JS)
                 report["wide_maths"] = tab.evaluate(_WIDE_MATHS_JS)
@@ -196,15 +196,20 @@ _FIGURES_JS = """() => Array.from(document.querySelectorAll(
               natural_h: img.naturalHeight, column: window.innerWidth}; })"""
 
 
-def _play_animations(tab) -> list[dict]:
-    """For each jshtml player on the page: does Play move the frame, and the slider too?"""
+def _play_animations(tab, language: str = "en") -> list[dict]:
+    """For each jshtml player on the page: does Play move the frame, and the slider too?
+    (Its buttons are named in the page's language.)"""
+    from reliability import i18n
+
+    with i18n.language(language):
+        play, pause, first = (i18n.gettext(w) for w in ("Play", "Pause", "First frame"))
     results = []
     for img in tab.locator("img[id^='_anim_img']").all():
         anim_id = img.get_attribute("id").removeprefix("_anim_img")
         player = tab.locator(f"#_anim_slider{anim_id}").locator("xpath=..")
         img.scroll_into_view_if_needed()
         before = img.get_attribute("src")
-        player.get_by_role("button", name="Play", exact=True).click()
+        player.get_by_role("button", name=play, exact=True).click()
         try:
             tab.wait_for_function(
                 "([id, src]) => document.getElementById(id).getAttribute('src') !== src",
@@ -212,9 +217,9 @@ def _play_animations(tab) -> list[dict]:
             played = True
         except Exception:  # noqa: BLE001 - a timeout here is the failure being measured
             played = False
-        player.get_by_role("button", name="Pause", exact=True).click()
+        player.get_by_role("button", name=pause, exact=True).click()
         paused_at = img.get_attribute("src")
-        player.get_by_role("button", name="First frame", exact=True).click()
+        player.get_by_role("button", name=first, exact=True).click()
         first = img.get_attribute("src")
         slider = tab.locator(f"#_anim_slider{anim_id}")
         slider.evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); "

@@ -119,3 +119,68 @@ def test_citations_say_et_al_not_and_others(built_book):
     # and only once: three known names and "others" is still one "et al."
     twice = re.compile(r"et al\.(</em>)?\s*(<em>)?et al\.")
     assert not [p.name for p in pages if twice.search(p.read_text())]
+
+
+# --- the Russian edition's pages --------------------------------------------------------------
+
+from html.parser import HTMLParser  # noqa: E402
+
+#: Elements whose text is not the page's prose: code, maths, glued numbers, citations and
+#: the reference list (authors and titles as published), and anything marked English (the
+#: link to the English edition).
+_NOT_PROSE = {"script", "style", "pre", "code", "mjx-container", "svg", "kbd"}
+_NOT_PROSE_CLASSES = {"highlight", "math", "pasted-text", "citation", "bibliography",
+                      "cell_output", "live-data"}
+
+
+class _Words(HTMLParser):
+    """The text a reader reads on a page, and the words of its labels and tooltips."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[bool] = []  # whether each open element hides its text
+        self.text: list[str] = []
+        self.labels: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = set((attrs.get("class") or "").split())
+        hidden = bool(tag in _NOT_PROSE or classes & _NOT_PROSE_CLASSES
+                      or attrs.get("lang", "ru") != "ru" or self.stack and self.stack[-1])
+        for name in ("title", "aria-label", "placeholder", "alt"):
+            if attrs.get(name) and not hidden:
+                self.labels.append(attrs[name])
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr", "source"):
+            self.stack.append(hidden)
+
+    def handle_endtag(self, tag):
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr", "source") and \
+                self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (bool(self.stack) and self.stack[-1]) and data.strip():
+            self.text.append(data.strip())
+
+
+def test_no_english_is_left_on_the_russian_pages(built_book):
+    """Every Russian page's prose, headings, navigation, buttons, tooltips and alt text are
+    in Russian: no run of English words in its text (code, maths, numbers and citations
+    apart), and no English label. Names (GPT-4o, Binder, Colab) are not English sentences."""
+    import translate
+
+    _, html = built_book
+    found = {}
+    for path in sorted((html / "ru").rglob("*.html")):
+        if path.relative_to(html / "ru").parts[0].startswith("_") or path.name == "index.html" \
+                and path.parent == html / "ru":
+            continue
+        words = _Words()
+        words.feed(path.read_text(encoding="utf-8"))
+        text = " ".join(words.text)
+        english = translate.english_phrases(text) + [
+            label for label in words.labels + words.text
+            if len(label) < 60 and translate.english_label(label)]
+        if english:
+            found[path.relative_to(html).as_posix()] = sorted(set(english))[:6]
+    assert not found, found

@@ -408,6 +408,41 @@ def prerendered_maths(app, exception):
     logger.info(result.stdout.strip())
 
 
+#: The theme's words that its own Russian catalogs leave in English: button and landmark
+#: names, tooltips, alt text and the search box (translated in
+#: locale/<language>/code/reader_pages.po like the rest of this extension's words).
+def N_(word: str) -> str:
+    """Mark a word for this extension's catalog (gettext's convention)."""
+    return word
+
+
+THEME_WORDS = (N_("Toggle primary sidebar"), N_("Toggle secondary sidebar"),
+               N_("System Settings"), N_("Launch on Colab"), N_("Launch on Binder"),
+               N_("Color mode"), N_("Back to top"), N_("Launch interactive content"),
+               N_("Main"), N_("Page"), N_("Search this book..."), N_("Version warning"),
+               N_("Binder logo"), N_("Colab logo"))
+
+
+def theme_words_in_language(app, exception):
+    """Give the theme's remaining English words in the book's language, where they stand
+    as a whole attribute value or a whole text node (never inside the prose)."""
+    if exception or app.builder.format != "html" or _language(app) == "en":
+        return
+    _ = _translator(app)
+    said = {english: _(english) for english in THEME_WORDS}
+    attribute = re.compile(r'((?:title|aria-label|placeholder|alt|data-bs-title)=")([^"]+)(")')
+    text = re.compile(r">(\s*)([^<>]+?)(\s*)<")
+    for page in Path(app.outdir).rglob("*.html"):
+        before = page.read_text(encoding="utf-8")
+        after = attribute.sub(lambda m: m[1] + html.escape(said.get(html.unescape(m[2]),
+                                                                     html.unescape(m[2])))
+                              + m[3] if html.unescape(m[2]) in said else m[0], before)
+        after = text.sub(lambda m: f">{m[1]}{said[m[2]]}{m[3]}<" if m[2] in said else m[0],
+                         after)
+        if after != before:
+            page.write_text(after, encoding="utf-8")
+
+
 def setup(app):
     # after Sphinx's toctree collector has numbered figures (default priority 500)
     app.connect("env-get-updated", exercises_per_chapter, priority=900)
@@ -416,6 +451,7 @@ def setup(app):
     app.connect("doctree-resolved", run_this_chapter)
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
+    app.connect("build-finished", theme_words_in_language)
     app.connect("build-finished", paletted_figures)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)

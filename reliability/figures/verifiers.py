@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate, judge
+from ..i18n import _, N_
 from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
@@ -28,7 +29,12 @@ __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
            "plot_tradeoff_lines", "draw_recall_frame", "blind_spot_table",
            "plot_blind_spot", "live_verifier"]
 
-_ENDINGS = ("success", "wrong", "gave_up")
+_ENDINGS = (N_("success"), N_("wrong"), N_("gave_up"))
+#: Column names of the chapter's tables built from these results (translated at display
+#: by :func:`reliability.notebook.table`).
+_TABLE_WORDS = (N_("workflow"), N_("ending"), N_("length"), N_("closed"), N_("simulated"),
+                N_("rate"), N_("low"), N_("high"), N_("closed_attempts"),
+                N_("mean_attempts"))
 _LABEL_BOX = dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85)
 
 
@@ -99,9 +105,9 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     low, high = float(np.min(grid["attempts"])), float(np.max(grid["attempts"]))
     cost_levels = 12 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
     for ax, key, cmap, label, fmt, levels in (
-            (axes[0], "success", "cividis", "share of runs that succeed", "{:.0%}",
+            (axes[0], "success", "cividis", _("share of runs that succeed"), "{:.0%}",
              np.linspace(0.0, 1.0, 11)),
-            (axes[1], "attempts", "cividis_r", "attempts per run (mean)", "{:.1f}",
+            (axes[1], "attempts", "cividis_r", _("attempts per run (mean)"), "{:.1f}",
              cost_levels)):
         filled = ax.contourf(x, y, grid[key], levels=levels, cmap=cmap)
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
@@ -114,9 +120,10 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.
-        ax.set_title(f"{label}; red dot: d = {mark.recall:g}, f = {mark.false_reject:g}")
-        ax.set(xlabel="false rejection f (share of right answers rejected)",
-               ylabel="recall d (share of wrong\nanswers caught)")
+        ax.set_title(_("{label}; red dot: d = {d:g}, f = {f:g}").format(
+            label=label, d=mark.recall, f=mark.false_reject))
+        ax.set(xlabel=_("false rejection f (share of right answers rejected)"),
+               ylabel=_("recall d (share of wrong\nanswers caught)"))
         ax.grid(False)
     fig.suptitle(title)
     fig.tight_layout()
@@ -159,17 +166,17 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
                 (left, [w.success() for w in closed], "rate", "low", "high"),
                 (right, [w.expected_attempts() for w in closed], "mean_attempts",
                  "attempts_low", "attempts_high")):
-            ax.plot(dense, line, color=colour, label=f"recall d = {d:g}")
+            ax.plot(dense, line, color=colour, label=_("recall d = {d:g}").format(d=d))
             ax.errorbar(false_rejects, table[key],
                         yerr=[table[key] - table[low], table[high] - table[key]],
                         fmt="o", ms=3.5, capsize=2, color=colour)
-    left.axhline(base.success(), color=PALETTE["grey"], ls="--", label="no verifier")
+    left.axhline(base.success(), color=PALETTE["grey"], ls="--", label=_("no verifier"))
     right.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
-                  label="no verifier")
-    left.set(xlabel="false rejection f", ylabel="share of runs\nthat succeed",
+                  label=_("no verifier"))
+    left.set(xlabel=_("false rejection f"), ylabel=_("share of runs\nthat succeed"),
              ylim=(0, 1.02))
     percent_axis(left.yaxis)
-    right.set(xlabel="false rejection f", ylabel="attempts per run\n(mean)")
+    right.set(xlabel=_("false rejection f"), ylabel=_("attempts per run\n(mean)"))
     # One legend: both panels use the same colours, and the lower one has no free corner.
     left.legend(loc="lower left", ncol=2)
     fig.suptitle(title)
@@ -196,17 +203,20 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
     wf = replace(base, verifier=Verifier(recall=recall, false_reject=false_reject))
     ax = fig.add_subplot()
     ax.plot(grid, base.success_by_length(grid), color=PALETTE["grey"], ls="--",
-            label=f"A = {base.attempts}, no verifier (closed form)")
+            label=_("A = {attempts}, no verifier (closed form)").format(
+                attempts=base.attempts))
     ax.plot(grid, wf.success_by_length(grid), color=PALETTE["blue"],
-            label=f"with verifier d = {recall:.1f}, f = {false_reject:g} (closed form)")
+            label=_("with verifier d = {d:.1f}, f = {f:g} (closed form)").format(
+                d=recall, f=false_reject))
     t = table[recall]
     ax.errorbar(lengths, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                 fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
-                label="simulated, 95% interval")
+                label=_("simulated, 95% interval"))
     ten, thirty = replace(wf, steps=10).success(), replace(wf, steps=30).success()
-    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
-           title=f"Recall d = {recall:.1f} (model): ten steps succeed {ten:.0%}, "
-                 f"thirty {thirty:.0%}")
+    ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
+           ylim=(0, 1.02),
+           title=_("Recall d = {d:.1f} (model): ten steps succeed {ten:.0%}, "
+                   "thirty {thirty:.0%}").format(d=recall, ten=ten, thirty=thirty))
     percent_axis(ax.yaxis)
     ax.legend(loc="lower left")
     fig.tight_layout()
@@ -252,23 +262,32 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
     closed = [judge.judged_workflow(base, d, f, float(rho)).success() for rho in dense]
     fig, ax = plt.subplots(figsize=(7.0, 4.8))
     ax.axhline(replace(base, verifier=None).success(), color=PALETTE["grey"], ls="--",
-               label="no check at all")
+               label=_("no check at all"))
     ax.axhline(closed[0], color=PALETTE["green"], ls=":",
-               label=f"judge with independent errors (d = {d:g})")
-    ax.plot(dense, closed, color=PALETTE["blue"], label="shared blind spot (closed form)")
+               label=_("judge with independent errors (d = {d:g})").format(d=d))
+    ax.plot(dense, closed, color=PALETTE["blue"],
+            label=_("shared blind spot (closed form)"))
     rate = np.asarray(table["rate"])
     ax.errorbar(table["shared"], rate, fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
                 yerr=[rate - table["low"], np.asarray(table["high"]) - rate],
-                label="simulated, 95% interval")
-    ax.set(xlabel="shared blind spot \u03c1 (share of silent errors the judge\n"
-                  "cannot see either)",
-           ylabel=f"share of {base.steps}-step\nruns that succeed", ylim=(0, 1.02))
+                label=_("simulated, 95% interval"))
+    ax.set(xlabel=_("shared blind spot \u03c1 (share of silent errors the judge\n"
+                    "cannot see either)"),
+           ylabel=_("share of {steps}-step\nruns that succeed").format(steps=base.steps),
+           ylim=(0, 1.02))
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
     ax.legend(loc="lower left")
     ax.set_title(title)
     fig.tight_layout()
     return fig
+
+
+class _KeepSlots(dict):
+    """Format only some fields of a template: a missing ``{name}`` stays as it is."""
+
+    def __missing__(self, key):
+        return "{" + key + "}"
 
 
 #: Recalls the live explorer draws and offers (its x axis: every 0.1).
@@ -345,35 +364,39 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     both = ("false_reject", "attempts")
     return Explorer(
         name="ch3-verifier",
-        controls=(Control("recall", "recall d", LIVE_RECALLS, recall, ".1f"),
-                  Control("false_reject", "false rejection f", LIVE_FALSE_REJECTS,
+        controls=(Control("recall", _("recall d"), LIVE_RECALLS, recall, ".1f"),
+                  Control("false_reject", _("false rejection f"), LIVE_FALSE_REJECTS,
                           false_reject, ".2f"),
-                  Control("attempts", "attempts per step A", LIVE_ATTEMPTS, attempts,
+                  Control("attempts", _("attempts per step A"), LIVE_ATTEMPTS, attempts,
                           "d")),
         series=(
-            Series("retries alone, no verifier",
+            Series(_("retries alone, no verifier"),
                    lambda attempts: {"x": [0.0, 1.0], "y": [alone(attempts).success()] * 2},
                    depends=("attempts",), colour="grey", dashed=True),
-            Series("with the verifier, closed form",
+            Series(_("with the verifier, closed form"),
                    lambda false_reject, attempts: {
                        "x": x, "y": table(false_reject, attempts)["closed"]},
                    depends=both),
-            Series(f"simulated, {runs:,d} runs, 95% Wilson interval", dots, depends=both,
-                   kind="points", colour="orange"),
-            Series("the chosen recall", ring, depends=("recall",) + both, kind="marker",
+            Series(_("simulated, {runs:,d} runs, 95% Wilson interval").format(runs=runs),
+                   dots, depends=both, kind="points", colour="orange"),
+            Series(_("the chosen recall"), ring, depends=("recall",) + both, kind="marker",
                    colour="black")),
-        words=Words("Model: with a verifier of recall {recall} and false rejection "
-                    "{false_reject}, and A = {attempts} as the limit of attempts per step, a "
-                    f"{steps:,d}-step run succeeds {{closed}} of the time, {{lift}} pp "
-                    "against {alone} with retries alone, at {cost} attempts per run; "
-                    f"{runs:,d} simulated runs give {{rate}} (95% Wilson interval {{low}} "
-                    "to {high}).", words, depends=("recall",) + both),
-        x_label="verifier recall d", y_label=f"share of {steps:,d}-step runs right",
-        title="What recall buys (model)",
-        alt=f"Line chart: the share of {steps}-step runs that succeed against the "
-            "verifier's recall from 0 to 1, rising with recall and lower for a higher "
-            "false rejection; orange dots with interval bars are seeded simulations, a "
-            "dashed grey line is retries alone and a black ring marks the chosen recall.",
+        # The template's other {slots} are filled in the page; only steps and runs here.
+        words=Words(_("Model: with a verifier of recall {recall} and false rejection "
+                      "{false_reject}, and A = {attempts} as the limit of attempts per "
+                      "step, a {steps:,d}-step run succeeds {closed} of the time, {lift} pp "
+                      "against {alone} with retries alone, at {cost} attempts per run; "
+                      "{runs:,d} simulated runs give {rate} (95% Wilson interval {low} "
+                      "to {high}).").format_map(_KeepSlots(steps=steps, runs=runs)),
+                    words, depends=("recall",) + both),
+        x_label=_("verifier recall d"),
+        y_label=_("share of {steps:,d}-step runs right").format(steps=steps),
+        title=_("What recall buys (model)"),
+        alt=_("Line chart: the share of {steps}-step runs that succeed against the "
+              "verifier's recall from 0 to 1, rising with recall and lower for a higher "
+              "false rejection; orange dots with interval bars are seeded simulations, a "
+              "dashed grey line is retries alone and a black ring marks the chosen "
+              "recall.").format(steps=steps),
         x_range=(-0.03, 1.03), y_range=(0.0, 1.0),
         source=("reliability.figures.verifiers.live_verifier",
                 {"runs": runs, "seed": seed, "steps": steps, "error": error,

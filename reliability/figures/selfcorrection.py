@@ -234,7 +234,7 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
     changes = [translate(c) for c in changes]
     table = table.rename(columns=translate, index=translate)
     table.index.names = [translate(n) for n in table.index.names]
-    text = [c for c in table.columns if table[c].dtype == object]
+    text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
     if text:
         table[text] = table[text].map(translate)
     styler = (table.style.set_uuid(name)

@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
+from ..i18n import N_, _, translate
 from ..notebook import PALETTE
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
@@ -21,8 +22,26 @@ __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits",
            "styled_changes", "rounds_frame", "plot_rounds", "draw_recall_frame",
            "conditioning_frame", "plot_conditioning", "live_arbiter"]
 
-_COLUMNS = {"Standard Prompting": "before", "Self-Correct (round 1)": "round 1",
-            "Self-Correct (round 2)": "round 2", "Self-Correct (Oracle)": "with oracle"}
+_COLUMNS = {"Standard Prompting": N_("before"), "Self-Correct (round 1)": N_("round 1"),
+            "Self-Correct (round 2)": N_("round 2"),
+            "Self-Correct (Oracle)": N_("with oracle")}
+
+#: Labels read from data/*.csv that the chapter's tables show (translated at display by
+#: reliability.notebook.table): Self-Correction Bench, the dict_sum horizons, the shares
+#: of self-conditioning-like failures and the CommonGen-Hard rows.
+_DATA_LABELS = (
+    N_("14 open non-reasoning models"), N_("(fine-tuned models)"), N_("baseline"),
+    N_('appending "Wait"'), N_("fine-tuning on correction traces"), N_("models evaluated"),
+    N_("blind spot rate (own error passed over)"), N_("relative reduction of blind spot"),
+    N_("training traces"),
+    # The bench's value cells, as the chapter writes them from value and unit.
+    N_("14 models"), N_("5,306 traces"),
+    N_("without thinking"), N_("with thinking"), N_("single turn"),
+    N_("self-conditioning-like failures"), N_("medium"), N_("low"),
+    N_("model"), N_("setting"), N_("condition"), N_("metric"), N_("value"),
+    N_("confidence"),
+    N_("weak base prompt"), N_("weak base prompt + Self-Refine"),
+    N_("fuller initial prompt"), N_("fuller initial prompt + self-correction"))
 
 
 def round_table(huang: pd.DataFrame) -> pd.DataFrame:
@@ -35,10 +54,10 @@ def round_table(huang: pd.DataFrame) -> pd.DataFrame:
     order = [b for b in ("GSM8K", "CommonSenseQA", "HotpotQA")
              if b in wide.index.get_level_values(1)]
     wide = wide.reindex(order, level=1)
-    wide["change, round 1"] = wide["round 1"] - wide["before"]
-    wide["change, round 2"] = wide["round 2"] - wide["round 1"]
-    wide["change, oracle"] = wide["with oracle"] - wide["before"]
-    wide.index.names = ["model", "benchmark"]
+    wide[N_("change, round 1")] = wide["round 1"] - wide["before"]
+    wide[N_("change, round 2")] = wide["round 2"] - wide["round 1"]
+    wide[N_("change, oracle")] = wide["with oracle"] - wide["before"]
+    wide.index.names = [N_("model"), N_("benchmark")]
     wide.columns.name = None
     return wide
 
@@ -56,9 +75,10 @@ def even_percent_axis(axis) -> None:
     axis.set_major_formatter(FuncFormatter(label))
 
 
-_FATE_LABELS = {"unchanged": "answer unchanged", "right_to_wrong": "right, then wrong",
-                "wrong_to_right": "wrong, then right",
-                "wrong_to_wrong": "wrong, then another wrong answer"}
+_FATE_LABELS = {"unchanged": N_("answer unchanged"),
+                "right_to_wrong": N_("right, then wrong"),
+                "wrong_to_right": N_("wrong, then right"),
+                "wrong_to_wrong": N_("wrong, then another wrong answer")}
 
 
 def fates_table(fates: pd.Series, questions: int) -> pd.DataFrame:
@@ -70,9 +90,10 @@ def fates_table(fates: pd.Series, questions: int) -> pd.DataFrame:
     _validate.whole("questions", questions, minimum=1)
     counts = np.round(fates.to_numpy() * questions).astype(int)
     low, high = wilson_interval(counts, questions)
-    return pd.DataFrame({"fate after two rounds": [_FATE_LABELS.get(k, k) for k in fates.index],
-                         "share": fates.to_numpy(), "questions": counts,
-                         "95% low": low, "95% high": high})
+    return pd.DataFrame({N_("fate after two rounds"): [_FATE_LABELS.get(k, k)
+                                                        for k in fates.index],
+                         N_("share"): fates.to_numpy(), N_("questions"): counts,
+                         N_("95% low"): low, N_("95% high"): high})
 
 
 def trajectory_fits(table: pd.DataFrame) -> pd.DataFrame:
@@ -90,8 +111,8 @@ def trajectory_fits(table: pd.DataFrame) -> pd.DataFrame:
         except ValueError:
             rates = (np.nan, np.nan, np.nan)
         rows.append((model, benchmark, *[np.nan if x is None else x for x in rates]))
-    return pd.DataFrame(rows, columns=["model", "benchmark", "break rate a", "fix rate b",
-                                       "fixed point"])
+    return pd.DataFrame(rows, columns=[N_("model"), N_("benchmark"), N_("break rate a"),
+                                       N_("fix rate b"), N_("fixed point")])
 
 
 def two_fits(fates_fit: Revision, rounds_fit: Revision, initial: float) -> pd.DataFrame:
@@ -101,13 +122,14 @@ def two_fits(fates_fit: Revision, rounds_fit: Revision, initial: float) -> pd.Da
     _validate.instance("rounds_fit", rounds_fit, Revision)
     _validate.probability("initial", initial)
     rows = {}
-    for label, fit in (("from the fates", fates_fit), ("from the trajectory", rounds_fit)):
+    for label, fit in ((N_("from the fates"), fates_fit),
+                       (N_("from the trajectory"), rounds_fit)):
         flips = fit.fates(initial, 2)
-        rows[label] = {"break rate a": fit.break_rate, "fix rate b": fit.fix_rate,
-                       "round 1": fit.accuracy(initial, 1),
-                       "right, then wrong": flips["right_to_wrong"],
-                       "wrong, then right": flips["wrong_to_right"]}
-    return pd.DataFrame(rows).T.rename_axis("fit").reset_index()
+        rows[label] = {N_("break rate a"): fit.break_rate, N_("fix rate b"): fit.fix_rate,
+                       N_("round 1"): fit.accuracy(initial, 1),
+                       N_("right, then wrong"): flips["right_to_wrong"],
+                       N_("wrong, then right"): flips["wrong_to_right"]}
+    return pd.DataFrame(rows).T.rename_axis(N_("fit")).reset_index()
 
 
 #: What :func:`rounds_frame` holds per loop (and :func:`plot_rounds` draws).
@@ -123,7 +145,7 @@ def _loop_inputs(revision, initial, rounds, arbiters) -> None:
 
 
 def loop_table(revision: Revision, initial: float, rounds: int, arbiters: dict,
-               frame: dict | None = None, *, label: str = "loop") -> pd.DataFrame:
+               frame: dict | None = None, *, label: str = N_("loop")) -> pd.DataFrame:
     """Closed-form accuracy after ``rounds`` rounds and the revision calls spent, per loop;
     with ``frame`` (from :func:`rounds_frame`) also the simulated accuracy after the last
     round and its 95 % Wilson interval."""
@@ -137,12 +159,12 @@ def loop_table(revision: Revision, initial: float, rounds: int, arbiters: dict,
     rows = []
     for name, arbiter in arbiters.items():
         row = {label: name,
-               "closed form": loop_accuracy(revision, initial, rounds, arbiter)}
+               N_("closed form"): loop_accuracy(revision, initial, rounds, arbiter)}
         if frame is not None:
             t = frame[name]
-            row.update({"simulated": t["rate"][-1], "95% low": t["low"][-1],
-                        "95% high": t["high"][-1]})
-        row["revision calls"] = expected_revisions(revision, initial, rounds, arbiter)
+            row.update({N_("simulated"): t["rate"][-1], N_("95% low"): t["low"][-1],
+                        N_("95% high"): t["high"][-1]})
+        row[N_("revision calls")] = expected_revisions(revision, initial, rounds, arbiter)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -164,11 +186,11 @@ def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:
     runs = np.array([resumed.runs, rebuilt.runs])
     low, high = wilson_interval(right, runs)
     return pd.DataFrame({
-        "first step after the restart": ["resumed from the checkpoint",
-                                         "context rebuilt without the history",
-                                         "never crashed (closed form)"],
-        "share right": [*(right / runs), never_crashed],
-        "95% low": [*low, np.nan], "95% high": [*high, np.nan]})
+        N_("first step after the restart"): [N_("resumed from the checkpoint"),
+                                             N_("context rebuilt without the history"),
+                                             N_("never crashed (closed form)")],
+        N_("share right"): [*(right / runs), never_crashed],
+        N_("95% low"): [*low, np.nan], N_("95% high"): [*high, np.nan]})
 
 
 def restart_difference(resumed, rebuilt) -> tuple[float, float, float]:
@@ -184,11 +206,11 @@ def restart_difference(resumed, rebuilt) -> tuple[float, float, float]:
 def refine_table(refine: pd.DataFrame) -> pd.DataFrame:
     """The CommonGen-Hard rows, with who reported each and the change within a paper."""
     _checks.frame("refine", refine, ("paper", "condition", "value"))
-    out = refine.assign(**{"reported by": refine["paper"].str.split(" 20").str[0]})
+    out = refine.assign(**{N_("reported by"): refine["paper"].str.split(" 20").str[0]})
     same_paper = out["paper"].eq(out["paper"].shift())
-    out["change"] = out["value"].diff().where(same_paper)
+    out[N_("change")] = out["value"].diff().where(same_paper)
     return (out[["reported by", "condition", "value", "change"]]
-            .rename(columns={"value": "score"}).set_index("condition"))
+            .rename(columns={"value": N_("score")}).set_index("condition"))
 
 
 def _sign_colour(value) -> str:
@@ -206,9 +228,18 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
     _validate.text("name", name)
     _validate.whole("digits", digits, minimum=0, maximum=20)
     changes = [c for c in table.columns if str(c).startswith("change")]
+    # Headers, index labels and text cells in the page's language; the frame keeps its
+    # English column names for the code that reads it.
+    numbers = [translate(c) for c in table.select_dtypes("number").columns]
+    changes = [translate(c) for c in changes]
+    table = table.rename(columns=translate, index=translate)
+    table.index.names = [translate(n) for n in table.index.names]
+    text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
+    if text:
+        table[text] = table[text].map(translate)
     styler = (table.style.set_uuid(name)
               .format(f"{{:.{digits}f}}", na_rep="",
-                      subset=list(table.select_dtypes("number").columns))
+                      subset=numbers)
               .format(f"{{:+.{digits}f}}", subset=changes, na_rep="")
               .map(_sign_colour, subset=changes))
     return styler.to_html()
@@ -248,9 +279,9 @@ def plot_rounds(frame: dict, *, title: str):
         ax.plot(t["round"], t["closed"], color=colour, label=label)
         ax.errorbar(t["round"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colour)
-    ax.set(xlabel="rounds of revision", ylabel="share of answers right", title=title)
+    ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"), title=title)
     even_percent_axis(ax.yaxis)
-    _legend_below(ax, title="lines: closed form; dots: simulated, 95% interval")
+    _legend_below(ax, title=_("lines: closed form; dots: simulated, 95% interval"))
     fig.tight_layout()
     return fig
 
@@ -266,17 +297,19 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
     _validate.probability("false_reject", false_reject)
     ax = fig.add_subplot()
     ks = np.arange(rounds + 1)
-    loops = {"intrinsic revision": None,
-             f"arbiter, recall {recall:.0%}, false rejection {false_reject:.0%}":
+    loops = {_("intrinsic revision"): None,
+             _("arbiter, recall {recall:.0%}, false rejection {false_reject:.0%}").format(
+                 recall=recall, false_reject=false_reject):
                  Arbiter(recall=recall, false_reject=false_reject),
-             "oracle (stop when right)": ORACLE}
+             _("oracle (stop when right)"): ORACLE}
     for colour, (label, arbiter) in zip(_LOOP_COLOURS, loops.items()):
         ax.plot(ks, loop_accuracy(revision, initial, ks, arbiter), "-o", ms=3,
                 color=colour, label=label)
     final = loop_accuracy(revision, initial, rounds, Arbiter(recall, false_reject))
-    ax.set(xlabel="rounds of revision", ylabel="share of answers right",
+    ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"),
            ylim=(min(0.6, initial - 0.1), 1.0),
-           title=f"Model: recall {recall:.0%} ends at {final:.1%} after {rounds} rounds")
+           title=_("Model: recall {recall:.0%} ends at {final:.1%} after {rounds} rounds")
+           .format(recall=recall, final=final, rounds=rounds))
     even_percent_axis(ax.yaxis)
     _legend_below(ax)
     fig.tight_layout()
@@ -315,11 +348,11 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
                     yerr=[t["rate"][pick] - t["low"][pick], t["high"][pick] - t["rate"][pick]],
                     fmt="o", ms=3, capsize=2, color=colour)
         ax.axhline(t["floor"], color=colour, ls="--", lw=1)
-    ax.set(xlabel="step of the trajectory", ylabel="share of runs whose step is right",
+    ax.set(xlabel=_("step of the trajectory"), ylabel=_("share of runs whose step is right"),
            title=title)
     even_percent_axis(ax.yaxis)
-    _legend_below(ax, ncol=2, title="lines: expected; dots: simulated, 95% interval;\n"
-                  "dashed: long-run level")
+    _legend_below(ax, ncol=2, title=_("lines: expected; dots: simulated, 95% interval;\n"
+                                      "dashed: long-run level"))
     fig.tight_layout()
     return fig
 
@@ -383,37 +416,40 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
 
     return Explorer(
         name="ch5-arbiter",
-        controls=(Control("recall", "arbiter recall d", LIVE_RECALLS, recall, ".0%"),
-                  Control("rounds", "rounds of revision k", LIVE_ROUNDS, rounds, "d")),
+        controls=(Control("recall", _("arbiter recall d"), LIVE_RECALLS, recall, ".0%"),
+                  Control("rounds", _("rounds of revision k"), LIVE_ROUNDS, rounds, "d")),
         series=(
-            Series("intrinsic revision", lambda: {
+            Series(_("intrinsic revision"), lambda: {
                 "x": ks, "y": loop_accuracy(revision, initial, ks)}, colour="vermillion"),
-            Series("oracle (stop when right)", lambda: {
+            Series(_("oracle (stop when right)"), lambda: {
                 "x": ks, "y": loop_accuracy(revision, initial, ks, ORACLE)},
                 colour="green"),
-            Series("arbiter, closed form",
+            Series(_("arbiter, closed form"),
                    lambda recall: {"x": ks, "y": loop(recall)["closed"]},
                    depends=("recall",)),
-            Series(f"arbiter, simulated, {questions:,d} questions, 95% Wilson interval",
+            Series(_("arbiter, simulated, {questions:,d} questions, 95% Wilson interval")
+                   .format(questions=questions),
                    lambda recall: {k: loop(recall)[k] for k in ("x", "y", "low", "high")},
                    depends=("recall",), kind="points", colour="orange"),
-            Series("the chosen round", lambda recall, rounds: {
+            Series(_("the chosen round"), lambda recall, rounds: {
                 "x": [rounds], "y": [loop(recall)["closed"][rounds]]},
                 depends=("recall", "rounds"), kind="marker", colour="black")),
-        words=Words(f"Model: starting from {initial:.1%} right, after {{rounds}} rounds "
-                    "an arbiter that sends back {recall} of wrong answers and "
-                    f"{false_reject:.0%} of right ones ends at {{closed}}, spending "
-                    "{calls} revision calls per question; intrinsic revision ends at "
-                    "{intrinsic} and the oracle at {oracle}. "
-                    f"{questions:,d} simulated questions give {{rate}} (95% Wilson "
-                    "interval {low} to {high}).", words, depends=("recall", "rounds")),
-        x_label="rounds of revision k", y_label="share of answers right",
-        title="What an arbiter buys (model)",
-        alt="Line chart: the share of answers right over 0 to 20 rounds of revision: "
-            "intrinsic revision drifts down to its fixed point, the oracle climbs, and "
-            "the arbiter's line lies between them, higher for a higher recall; orange "
-            "dots with interval bars are seeded simulations of the arbiter's loop, a "
-            "black ring marks the chosen round.",
+        words=Words(_("Model: starting from {initial:.1%} right, after {{rounds}} rounds "
+                      "an arbiter that sends back {{recall}} of wrong answers and "
+                      "{false_reject:.0%} of right ones ends at {{closed}}, spending "
+                      "{{calls}} revision calls per question; intrinsic revision ends at "
+                      "{{intrinsic}} and the oracle at {{oracle}}. "
+                      "{questions:,d} simulated questions give {{rate}} (95% Wilson "
+                      "interval {{low}} to {{high}}).").format(
+                          initial=initial, false_reject=false_reject, questions=questions),
+                    words, depends=("recall", "rounds")),
+        x_label=_("rounds of revision k"), y_label=_("share of answers right"),
+        title=_("What an arbiter buys (model)"),
+        alt=_("Line chart: the share of answers right over 0 to 20 rounds of revision: "
+              "intrinsic revision drifts down to its fixed point, the oracle climbs, and "
+              "the arbiter's line lies between them, higher for a higher recall; orange "
+              "dots with interval bars are seeded simulations of the arbiter's loop, a "
+              "black ring marks the chosen round."),
         x_range=(-0.5, ks[-1] + 0.5), y_range=None,
         source=("reliability.figures.selfcorrection.live_arbiter",
                 {"break_rate": revision.break_rate, "fix_rate": revision.fix_rate,

@@ -287,7 +287,7 @@ def offline_and_clean(app, pagename, templatename, context, doctree):
         for remote, local in OFFLINE_ASSETS.items():
             if remote in body:
                 body = body.replace(remote, context["pathto"](local, 1))
-        context["body"] = edition_switch(app, pagename) + body
+        context["body"] = body
 
 
 def edition_switch(app, pagename: str) -> str:
@@ -297,6 +297,26 @@ def edition_switch(app, pagename: str) -> str:
     href = "../" * pagename.count("/") + offset + pagename + ".html"
     return (f'<p class="edition-switch"><a href="{html.escape(href)}" hreflang="{other}" '
             f'lang="{other}">{text}</a></p>\n')
+
+
+_ARTICLE = re.compile(r'(<article class="bd-article"[^>]*>\n?)')
+
+
+def edition_switches(app, exception):
+    """Put the link to the other edition at the top of every page's article (Sphinx's
+    search page included, whose body the theme writes itself)."""
+    if exception or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        pagename = page.relative_to(out).with_suffix("").as_posix()
+        if pagename.split("/")[0].startswith("_"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        if 'class="edition-switch"' in text or not _ARTICLE.search(text):
+            continue  # the root's redirect has no article
+        page.write_text(_ARTICLE.sub(lambda m: m[1] + edition_switch(app, pagename), text,
+                                     count=1), encoding="utf-8")
 
 def drop_thebe_config(app, doctree, docname):
     """sphinx-thebe adds a config block (naming a Binder repository) to every page."""
@@ -452,6 +472,7 @@ def setup(app):
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
     app.connect("build-finished", theme_words_in_language)
+    app.connect("build-finished", edition_switches)
     app.connect("build-finished", paletted_figures)
     app.connect("doctree-resolved", animation_alt_text)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)

@@ -299,7 +299,8 @@ def edition_switch(app, pagename: str) -> str:
             f'lang="{other}">{text}</a></p>\n')
 
 
-_ARTICLE = re.compile(r'(<article class="bd-article"[^>]*>\n?)')
+_ARTICLE = re.compile(r'(<article class="bd-article"[^>]*>\n?|<div class="bd-search-container">'
+                      r'\n?)')
 
 
 def edition_switches(app, exception):

@@ -72,14 +72,24 @@ def chapter_title(nb) -> str:
     raise ValueError("the chapter has no '# Title' line")
 
 
-def teaching_cell(nb, name: str = "chapter") -> tuple[str, dict]:
+def teaching_cell(nb, name: str = "chapter", english=None) -> tuple[str, dict]:
     """The prose under a chapter's "Teach it from one cell" heading and the code cell
-    after it (with its stored outputs)."""
+    after it (with its stored outputs). A translated chapter (``english`` given: the
+    chapter it was made from, cell for cell) has them where the English one has them."""
     cells = nb["cells"]
-    for index, cell in enumerate(cells):
+    for index, cell in enumerate(english["cells"] if english is not None else cells):
         text = _source(cell)
         if cell["cell_type"] != "markdown" or TEACH_HEADING not in text:
             continue
+        if english is not None:
+            heading = text.split(TEACH_HEADING, 1)[0].count("\n\n")
+            # the translated cell: its text after the heading block in the same place
+            blocks = _source(cells[index]).split("\n\n")
+            prose = "\n\n".join(blocks[heading + 1:]).strip()
+            code = next((c for c in cells[index + 1:] if c["cell_type"] == "code"), None)
+            if code is None:
+                break
+            return prose, code
         prose = text.split(TEACH_HEADING, 1)[1].strip()
         code = next((c for c in cells[index + 1:] if c["cell_type"] == "code"), None)
         if code is None:
@@ -113,7 +123,9 @@ def snippets_notebook(paths: list[Path] | None = None, language: str = "en"):
         "[teacher's guide](teaching.md) says where each one fits in a class."))]
     for path in edition_chapters(language) if paths is None else paths:
         nb = nbformat.read(str(path), as_version=4)
-        prose, code = teaching_cell(nb, path.name)
+        english = None if language == "en" else nbformat.read(
+            str(ROOT / "chapters" / path.name), as_version=4)
+        prose, code = teaching_cell(nb, path.name, english)
         chapter = Chapter(path, glued_values(nb), bibliography)
         number = chapter_number(path)
         heading = (f"(teach-ch{number})=\n"

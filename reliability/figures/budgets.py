@@ -12,6 +12,7 @@ from ..harness.budget import LengthSample, Outcome, TaskMix
 from ..notebook import PALETTE, percent_axis
 from . import _checks
 from ..live import nearest
+from ..i18n import _, N_, translate
 
 __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
            "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
@@ -20,6 +21,25 @@ __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
 #: layer's modes (the lesson's grouping).
 LIMIT_MODES = ("FM-1.3", "FM-1.5")
 VERIFICATION_MODES = ("FM-3.1", "FM-3.2", "FM-3.3")
+
+#: Labels that reach chapter 7's tables and printed lines from data/mast.csv and from the
+#: chapter's own frames (column names, budget labels), marked for the catalogs: the frames
+#: keep the English, :func:`reliability.notebook.table` shows them translated.
+LABELS = (
+    N_("FM-1.1 Disobey task specification"), N_("FM-1.2 Disobey role specification"),
+    N_("FM-1.3 Step repetition"), N_("FM-1.4 Loss of conversation history"),
+    N_("FM-1.5 Unaware of termination conditions"), N_("FM-2.1 Conversation reset"),
+    N_("FM-2.2 Fail to ask for clarification"), N_("FM-2.3 Task derailment"),
+    N_("FM-2.4 Information withholding"), N_("FM-2.5 Ignored other agent's input"),
+    N_("FM-2.6 Reasoning-action mismatch"), N_("FM-3.1 Premature termination"),
+    N_("FM-3.2 No or incomplete verification"), N_("FM-3.3 Incorrect verification"),
+    N_("improved role specifications (same prompt otherwise)"),
+    N_("top-level task-verification step added"),
+    N_("agent"), N_("budget"), N_("tripped"), N_("steps"), N_("cost (USD)"),
+    N_("seconds"), N_("provider calls"), N_("all four"), N_("steps only"),
+    N_("status"), N_("hint at step"), N_("sign"),
+    N_("limit"), N_("hits"), N_("stuck"), N_("cut_short"), N_("runs"), N_("share"),
+    N_("low"), N_("high"), N_("closed_form"))
 
 
 def plot_mast(modes, *, title: str):
@@ -40,17 +60,22 @@ def plot_mast(modes, *, title: str):
                for n in names]
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.barh(np.arange(len(names)), shares[order], color=[colours[i] for i in order])
-    ax.set_yticks(np.arange(len(names)), [names[i] for i in order])
+    ax.set_yticks(np.arange(len(names)), [translate(names[i]) for i in order])
     percent_axis(ax.xaxis)
-    ax.set(xlabel="share of all annotated failures (MAST)", title=title)
+    ax.set(xlabel=_("share of all annotated failures (MAST)"), title=title)
     ax.grid(axis="y", visible=False)
-    ax.legend(handles=[Patch(color=PALETTE["vermillion"], label="a step limit and a stop rule"),
-                       Patch(color=PALETTE["blue"], label="the verification layer"),
-                       Patch(color=PALETTE["grey"], label="other modes")],
+    ax.legend(handles=[Patch(color=PALETTE["vermillion"],
+                             label=_("a step limit and a stop rule")),
+                       Patch(color=PALETTE["blue"], label=_("the verification layer")),
+                       Patch(color=PALETTE["grey"], label=_("other modes"))],
               loc="lower right")
     fig.tight_layout()
     return fig
 
+
+#: How a run ended, as the trace figure writes it beside the run.
+_STATUS = {"done": N_("done"), "budget_exceeded": N_("budget exceeded"),
+           "loop_stopped": N_("loop stopped")}
 
 _CELL = {"progress": PALETTE["green"], "stalled": "#DDDDDD", "hint": PALETTE["orange"],
          "stop": PALETTE["vermillion"], "done": PALETTE["blue"]}
@@ -79,18 +104,18 @@ def plot_traces(outcomes, *, title: str, start=None):
             previous = move.state
             ax.add_patch(plt.Rectangle((col + 0.05, row + 0.1), 0.9, 0.8, color=_CELL[kind]))
             ax.text(col + 0.5, row + 0.5, letter, ha="center", va="center")
-        ax.text(longest + 0.2, row + 0.5, outcome.status.replace("_", " "), va="center")
+        ax.text(longest + 0.2, row + 0.5, translate(_STATUS[outcome.status]), va="center")
     ax.set_xlim(0, longest + 2.6)
     ax.set_ylim(len(outcomes), 0)
-    ax.set_yticks(np.arange(len(outcomes)) + 0.5, list(outcomes))
+    ax.set_yticks(np.arange(len(outcomes)) + 0.5, [translate(k) for k in outcomes])
     ax.set_xticks(np.arange(longest) + 0.5, [str(i + 1) for i in range(longest)])
-    ax.set(xlabel="step (letter = distinct tool call; same letter, same call)", title=title)
+    ax.set(xlabel=_("step (letter = distinct tool call; same letter, same call)"), title=title)
     ax.grid(False)
     for side in ("left", "bottom"):
         ax.spines[side].set_visible(False)
-    labels = {"progress": "state changed", "stalled": "state unchanged",
-              "hint": "sign seen: hint sent", "stop": "sign after hint: stopped",
-              "done": "task done"}
+    labels = {"progress": _("state changed"), "stalled": _("state unchanged"),
+              "hint": _("sign seen: hint sent"), "stop": _("sign after hint: stopped"),
+              "done": _("task done")}
     ax.legend(handles=[Patch(color=_CELL[k], label=v) for k, v in labels.items()],
               loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     fig.tight_layout()
@@ -115,14 +140,15 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
     low = np.array([r["low"] for r in rows])
     high = np.array([r["high"] for r in rows])
     fig, ax = plt.subplots()
-    ax.plot(limits, closed, color=PALETTE["blue"], label="closed form h(L)")
+    ax.plot(limits, closed, color=PALETTE["blue"], label=_("closed form h(L)"))
     ax.errorbar([r["limit"] for r in rows], share, yerr=[share - low, high - share], fmt="o",
-                ms=4, capsize=2, color=PALETTE["blue"], label="simulated, 95% Wilson interval")
-    ax.axhline(stuck, ls="--", color=PALETTE["vermillion"], label="stuck tasks (the floor)")
-    ax.axvline(chosen, ls=":", color=PALETTE["black"], label=f"the bank bot's limit, {chosen}")
+                ms=4, capsize=2, color=PALETTE["blue"], label=_("simulated, 95% Wilson interval"))
+    ax.axhline(stuck, ls="--", color=PALETTE["vermillion"], label=_("stuck tasks (the floor)"))
+    ax.axvline(chosen, ls=":", color=PALETTE["black"],
+               label=_("the bank bot's limit, {chosen}").format(chosen=chosen))
     percent_axis(ax.yaxis)
-    ax.set(xlabel="step limit L (steps per task)", ylabel="share of tasks that hit the limit",
-           ylim=(0, None), title=title)
+    ax.set(xlabel=_("step limit L (steps per task)"),
+           ylabel=_("share of tasks that hit the limit"), ylim=(0, None), title=title)
     ax.legend()
     fig.tight_layout()
     return fig
@@ -147,18 +173,20 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     ax.bar([longest + 3], [stuck_share], width=0.9, color=PALETTE["vermillion"])
     ax.axvline(limit + 0.5, color=PALETTE["black"], ls=":")
     ax.set_xticks(list(range(0, longest + 1, 5)) + [longest + 3],
-                  [str(s) for s in range(0, longest, 5)] + [f"{longest}+", "stuck"])
+                  [str(s) for s in range(0, longest, 5)] + [f"{longest}+", _("stuck")])
     percent_axis(ax.yaxis)
     top = max(0.2, 1.1 * max(counts.max(), stuck_share))
     ax.set_yticks(np.arange(0, top + 1e-9, 0.05))
-    ax.set(xlabel="steps a task needs", ylabel="share of tasks", ylim=(0, top),
-           title=f"Limit {limit}: {hits['share']:.1%} of tasks hit it "
-                 f"(95% CI {hits['low']:.1%} to {hits['high']:.1%}),\n"
-                 f"{hits['cut_short'] / sample.runs:.1%} are sound tasks cut short "
-                 "(simulated task mix)")
-    ax.legend(handles=[Patch(color=PALETTE["green"], label="finishes within the limit"),
-                       Patch(color=PALETTE["orange"], label="sound task, cut short"),
-                       Patch(color=PALETTE["vermillion"], label="stuck, stopped")],
+    ax.set(xlabel=_("steps a task needs"), ylabel=_("share of tasks"), ylim=(0, top),
+           title=_("Limit {limit}: {share:.1%} of tasks hit it "
+                   "(95% CI {low:.1%} to {high:.1%}),\n"
+                   "{cut:.1%} are sound tasks cut short "
+                   "(simulated task mix)").format(
+                       limit=limit, share=hits["share"], low=hits["low"], high=hits["high"],
+                       cut=hits["cut_short"] / sample.runs))
+    ax.legend(handles=[Patch(color=PALETTE["green"], label=_("finishes within the limit")),
+                       Patch(color=PALETTE["orange"], label=_("sound task, cut short")),
+                       Patch(color=PALETTE["vermillion"], label=_("stuck, stopped"))],
               loc="upper right")
     fig.tight_layout()
 
@@ -210,39 +238,40 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
 
     return Explorer(
         name="ch7-limit",
-        controls=(Control("limit", "step limit L (steps)", LIVE_LIMITS, limit, "d"),
-                  Control("stuck", "stuck share q", LIVE_STUCK, stuck, ".0%")),
+        controls=(Control("limit", _("step limit L (steps)"), LIVE_LIMITS, limit, "d"),
+                  Control("stuck", _("stuck share q"), LIVE_STUCK, stuck, ".0%")),
         series=(
-            Series("closed form h(L): all tasks that hit the limit",
+            Series(_("closed form h(L): all tasks that hit the limit"),
                    lambda stuck: {"x": limits, "y": mix(stuck).hit_share(limits)},
                    depends=("stuck",)),
-            Series("sound tasks cut short", lambda stuck: {
+            Series(_("sound tasks cut short"), lambda stuck: {
                 "x": limits, "y": mix(stuck).cut_short(limits)},
                 depends=("stuck",), colour="orange"),
-            Series("stuck tasks (the floor)",
+            Series(_("stuck tasks (the floor)"),
                    lambda stuck: {"x": [0, LIVE_LIMITS[-1] + 1], "y": [stuck, stuck]},
                    depends=("stuck",), colour="vermillion", dashed=True),
-            Series(f"simulated, {runs:,d} tasks, 95% Wilson interval",
+            Series(_("simulated, {runs:,d} tasks, 95% Wilson interval").format(runs=runs),
                    lambda stuck: {"x": limits, "y": sample(stuck)["share"],
                                   "low": sample(stuck)["low"],
                                   "high": sample(stuck)["high"]},
                    depends=("stuck",), kind="points", colour="blue"),
-            Series("the chosen limit L", lambda stuck, limit: {
+            Series(_("the chosen limit L"), lambda stuck, limit: {
                 "x": [limit], "y": [mix(stuck).hit_share(limit)]},
                 depends=("stuck", "limit"), kind="marker", colour="black")),
-        words=Words(f"Model task mix (median {median:g} steps, spread {spread:g}): a "
-                    "step limit of {limit} is hit by {closed} of tasks (closed form): "
-                    "the {floor} that are stuck, plus {cut} that are sound but cut short. "
-                    f"In a seeded simulation of {runs:,d} tasks, "
-                    "{rate} hit it (95% Wilson interval {low} to {high}). No limit brings the "
-                    "share below the stuck share.", words,
-                    depends=("stuck", "limit")),
-        x_label="step limit L (steps per task)", y_label="share of tasks",
-        title="Tasks hitting the step limit (model)",
-        alt="Line chart: the share of tasks that hit the step limit falls as the limit "
-            "rises from 1 to 30 steps and levels off at the stuck share, a dashed line; "
-            "an orange line is the sound tasks cut short, blue dots with interval bars "
-            "are seeded simulations, a black ring marks the chosen limit.",
+        words=Words(_("Model task mix (median {median:g} steps, spread {spread:g}): a "
+                      "step limit of {{limit}} is hit by {{closed}} of tasks (closed form): "
+                      "the {{floor}} that are stuck, plus {{cut}} that are sound but cut "
+                      "short. In a seeded simulation of {runs:,d} tasks, {{rate}} hit it "
+                      "(95% Wilson interval {{low}} to {{high}}). No limit brings the "
+                      "share below the stuck share.").format(median=median, spread=spread,
+                                                            runs=runs),
+                    words, depends=("stuck", "limit")),
+        x_label=_("step limit L (steps per task)"), y_label=_("share of tasks"),
+        title=_("Tasks hitting the step limit (model)"),
+        alt=_("Line chart: the share of tasks that hit the step limit falls as the limit "
+              "rises from 1 to 30 steps and levels off at the stuck share, a dashed line; "
+              "an orange line is the sound tasks cut short, blue dots with interval bars "
+              "are seeded simulations, a black ring marks the chosen limit."),
         x_range=(0, LIVE_LIMITS[-1] + 1), y_range=(0.0, 1.0),
         source=("reliability.figures.budgets.live_step_limit",
                 {"runs": runs, "seed": seed, "median": median, "spread": spread,

@@ -35,14 +35,18 @@ import numpy as np
 from scipy.stats import norm
 
 from .. import _validate
+from ..i18n import _, N_
 from ..stats import wilson_interval
 from .loops import HINT, LoopDetector, Move, Verdict
 
 __all__ = ["TaskBudget", "Step", "Outcome", "run_task", "max_provider_calls",
            "retry_success", "flaky_call", "fake_agent", "scripted_agent", "TaskMix", "LengthSample", "LIMITS"]
 
+#: How a task can end (:attr:`Outcome.status`).
+STATUSES = (N_("done"), N_("budget_exceeded"), N_("loop_stopped"))
+
 #: The limits in the order :meth:`TaskBudget.tripped` checks them.
-LIMITS = ("time", "cost", "steps", "retries")
+LIMITS = (N_("time"), N_("cost"), N_("steps"), N_("retries"))
 
 # Prices and latencies summed in floating point land a hair under a round limit
 # (0.01 five times is 0.049999...); a relative slack this small changes no real decision.
@@ -160,7 +164,7 @@ class Outcome:
     verdicts: tuple = field(default=(), repr=False)
 
     def __post_init__(self):
-        _validate.text("status", self.status, choices=("done", "budget_exceeded", "loop_stopped"))
+        _validate.text("status", self.status, choices=STATUSES)
         _validate.text("limit", self.limit, choices=LIMITS + ("loop",), optional=True)
         for name in ("steps_used", "retries_used", "calls"):
             _validate.whole(name, getattr(self, name), minimum=0)
@@ -294,7 +298,7 @@ def fake_agent(*, clock, cost_usd: float = 0.0, seconds: float = 0.0, fail_every
             return Step(state=state, cost_usd=cost_usd, failed=True)
         done = state + 1
         return Step(state=done, cost_usd=cost_usd, tool="step", args=(done,),
-                    best=f"draft answer from {done} steps",
+                    best=_("draft answer from {steps} steps").format(steps=done),
                     done=finish_at is not None and done >= finish_at)
 
     return agent

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate
+from ..i18n import _
 
 __all__ = ["DryRun", "GateDecision", "irreversible_gate"]
 
@@ -67,13 +68,15 @@ def irreversible_gate(action: str, *, irreversible: bool, dry_run: DryRun | None
     if judge_approved is not None:
         _validate.flag("judge_approved", judge_approved)
     if not irreversible:
-        return GateDecision(action, True, "reversible: can be undone, no gate")
+        return GateDecision(action, True, _("reversible: can be undone, no gate"))
     if dry_run is not None and not dry_run.passed:
-        return GateDecision(action, False, "dry run found: " + "; ".join(dry_run.problems))
+        return GateDecision(action, False, _("dry run found: {problems}").format(
+            problems="; ".join(dry_run.problems)))
     if dry_run is not None:
-        return GateDecision(action, True, "dry run passed: " + ", ".join(dry_run.checks))
+        return GateDecision(action, True, _("dry run passed: {checks}").format(
+            checks=", ".join(dry_run.checks)))
     if confirmed_by is not None:
-        return GateDecision(action, True, f"confirmed by {confirmed_by}")
+        return GateDecision(action, True, _("confirmed by {person}").format(person=confirmed_by))
     if judge_approved:
-        return GateDecision(action, False, "judge approval alone: not enough")
-    return GateDecision(action, False, "no dry run, no confirmation")
+        return GateDecision(action, False, _("judge approval alone: not enough"))
+    return GateDecision(action, False, _("no dry run, no confirmation"))

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
+from ..i18n import N_
 
 __all__ = ["Rung", "RUNGS", "TRIGGERS", "Policy", "Observation", "Descent", "backoff_delays",
            "descend", "rung_counts", "cascade_cost"]
@@ -65,19 +66,27 @@ class Rung:
 #: The lesson's seven rungs. The values are this book's illustration of "less than the rung
 #: above, more than zero", not measurements.
 RUNGS = (
-    Rung("primary model", "model", 1.0, "the full price per call"),
-    Rung("retry with backoff", "retry", 1.0, "the same price again, plus the wait"),
-    Rung("other provider", "model", 1.0, "a second contract, keys and quota to keep warm"),
-    Rung("cheaper model", "model", 0.7, "its own prompt branch and its own test set"),
-    Rung("deterministic rules", "rules", 0.4, "rules to write and keep current"),
-    Rung("cached near answer", "cache", 0.3, "a cache and a similarity threshold"),
-    Rung("refusal + human queue", "refusal", 0.1, "an operator's time"),
+    Rung(N_("primary model"), "model", 1.0,
+         N_("the full price per call")),
+    Rung(N_("retry with backoff"), "retry", 1.0,
+         N_("the same price again, plus the wait")),
+    Rung(N_("other provider"), "model", 1.0,
+         N_("a second contract, keys and quota to keep warm")),
+    Rung(N_("cheaper model"), "model", 0.7,
+         N_("its own prompt branch and its own test set")),
+    Rung(N_("deterministic rules"), "rules", 0.4,
+         N_("rules to write and keep current")),
+    Rung(N_("cached near answer"), "cache", 0.3,
+         N_("a cache and a similarity threshold")),
+    Rung(N_("refusal + human queue"), "refusal", 0.1,
+         N_("an operator's time")),
 )
 
-TRIGGERS = ("time_budget", "validation", "task_budget", "low_confidence", "rate_limit")
+TRIGGERS = (N_("time_budget"), N_("validation"), N_("task_budget"), N_("low_confidence"),
+            N_("rate_limit"))
 #: Reasons a rung is passed over that are not triggers: the breaker refused the call, or
 #: a rules/cache rung had nothing for this request.
-SKIPS = ("breaker_open", "miss")
+SKIPS = (N_("breaker_open"), N_("miss"))
 
 
 def _seconds(name: str, value, *, positive: bool = True) -> float:

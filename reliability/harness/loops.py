@@ -24,14 +24,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate
+from ..i18n import N_
 
 __all__ = ["Move", "LoopDetector", "Verdict", "SIGNS", "HINT"]
 
 #: The three signs, as :meth:`LoopDetector.sign` names them.
-SIGNS = ("repeat", "no_progress", "oscillation")
+SIGNS = (N_("repeat"), N_("no_progress"), N_("oscillation"))
 
 #: What the agent is told at the first sign.
-HINT = "This path is not working: try a different tool or different arguments."
+HINT = N_("This path is not working: try a different tool or different arguments.")
 
 
 @dataclass(frozen=True)

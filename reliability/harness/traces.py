@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from ..i18n import N_
 from .loops import Move
 
 __all__ = ["BUDGET_AGENTS", "LOOP_SCRIPTS", "LOOP_START"]
@@ -24,11 +25,11 @@ def _frozen(table: dict) -> MappingProxyType:
 #: Four illustrative agents: cost per call (USD), seconds per call, ``fail_every`` (that
 #: many minus one of every that many calls fail) and ``finish_at`` (the step it is done).
 BUDGET_AGENTS = _frozen({
-    "loops on cheap, fast steps": dict(cost_usd=0.002, seconds=2.0),
-    "long context, pricey steps": dict(cost_usd=0.012, seconds=3.0, finish_at=20),
-    "slow provider (25 s a call)": dict(cost_usd=0.001, seconds=25.0, finish_at=30),
-    "flaky provider (2 of 3 fail)": dict(cost_usd=0.001, seconds=1.0, fail_every=3,
-                                         finish_at=20),
+    N_("loops on cheap, fast steps"): dict(cost_usd=0.002, seconds=2.0),
+    N_("long context, pricey steps"): dict(cost_usd=0.012, seconds=3.0, finish_at=20),
+    N_("slow provider (25 s a call)"): dict(cost_usd=0.001, seconds=25.0, finish_at=30),
+    N_("flaky provider (2 of 3 fail)"): dict(cost_usd=0.001, seconds=1.0, fail_every=3,
+                                             finish_at=20),
 })
 
 #: The state every scripted agent starts from: the bot can see only the balance.
@@ -51,10 +52,10 @@ _REPHRASES = (Move("kb_search", ("refund fee",), "1 article"),
 #: Five illustrative scripted agents in the bank task: ``script``, and ``after_hint``
 #: (what it does once hinted) and ``finishes`` where they apply.
 LOOP_SCRIPTS = _frozen({
-    "asks for one document again and again": dict(script=_STUBBORN),
-    "repeats, then takes the hint": dict(script=_STUBBORN * 3, finishes=True,
-                                         after_hint=_FOUND_IT),
-    "opens and closes one form": dict(script=_FORM * 6),
-    "tries new tools, learns nothing": dict(script=_NEW_TOOLS),
-    "rephrases and finds (legitimate)": dict(script=_REPHRASES, finishes=True),
+    N_("asks for one document again and again"): dict(script=_STUBBORN),
+    N_("repeats, then takes the hint"): dict(script=_STUBBORN * 3, finishes=True,
+                                             after_hint=_FOUND_IT),
+    N_("opens and closes one form"): dict(script=_FORM * 6),
+    N_("tries new tools, learns nothing"): dict(script=_NEW_TOOLS),
+    N_("rephrases and finds (legitimate)"): dict(script=_REPHRASES, finishes=True),
 })

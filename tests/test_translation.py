@@ -238,3 +238,17 @@ def test_a_package_string_has_one_translation_everywhere():
                                f"{russian!r} ({path.name})")
             seen.setdefault(english, (russian, path.name))
     assert not clashes, "\n".join(clashes)
+
+
+def test_a_repeated_block_reads_the_same_in_every_chapter():
+    """A heading or sentence that several English pages share ("## Overview", "You will
+    learn", "## Exercises") is translated the same way on each of them."""
+    seen: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for page in PAGES:
+        for english, russian in _prose_messages(page):
+            if english in seen and seen[english][0] != russian:
+                clashes.append(f"{english[:50]!r}: {seen[english][0][:50]!r} "
+                               f"({seen[english][1]}) vs {russian[:50]!r} ({page})")
+            seen.setdefault(english, (russian, page))
+    assert not clashes, "\n".join(clashes)

@@ -348,6 +348,7 @@ def english_phrases(text: str) -> list[str]:
 def english_label(text: str) -> bool:
     """Whether a short label (a figure's text) is English: two lowercase Latin words in a
     row, or an English function word on its own."""
+    text = re.sub(r"\bet al\.?", " ", text)  # an author list, not English prose
     words = re.findall(r"(?<![\w-])[A-Za-z]+(?![\w-])", text)
     return bool(re.search(r"(?<![\w-])[a-z]{2,}[ ][a-z]{2,}(?![\w-])", text)) or any(
         word in FUNCTION_WORDS and len(word) > 1 for word in words) or english_phrases(text) != []

@@ -307,6 +307,13 @@ def test_colab_installs_what_is_missing_and_runs_with_no_restart(colab, monkeypa
     assert "reliability" in after and "pybreaker" in after, "the first cell installed them"
     for name, version in _pins(ROOT / "tests" / "colab_base.txt").items():
         assert after[name] == version, f"Colab's {name} {version} became {after[name]}"
+    # The Russian launch notebook of the same chapter runs there too, and speaks Russian:
+    # the installed package carries its Russian catalogs.
+    russian = shutil.copy(ROOT / "ru" / "notebooks" / "08_degradation_ladder.ipynb", empty)
+    ran = _run_notebook(Path(russian), empty, "colab-emulation", jupyter_path, monkeypatch)
+    printed = " ".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/html", ""))
+                       for c in ran.cells if c.cell_type == "code" for o in c.outputs)
+    assert re.search("[а-яё]{4}", printed), "the Russian chapter printed no Russian"
 
 
 # --- pip ----------------------------------------------------------------------------------
@@ -320,6 +327,10 @@ def test_pip_installs_the_package_with_its_dependencies_and_data(tmp_path):
              "from reliability.datasets import load, names, path\n"
              "print(json.dumps({n: [len(load(n)), str(path(n))] for n in names()}))")
     loaded = json.loads(_run([python, "-c", check], cwd=elsewhere).stdout)
+    russian = ("import json\nfrom reliability import i18n\n"
+               "print(json.dumps(len(i18n.catalog('ru'))))")
+    assert json.loads(_run([python, "-c", russian], cwd=elsewhere).stdout) == len(
+        __import__("reliability").i18n.catalog("ru")), "the Russian catalogs ship in the wheel"
     csvs = sorted((ROOT / "data").glob("*.csv"))
     assert sorted(loaded) == [p.stem for p in csvs], "every table ships in the wheel"
     for csv in csvs:

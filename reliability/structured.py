@@ -25,6 +25,8 @@ from typing import Callable, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
+from .i18n import N_, _
+from .validation import pydantic_message
 
 __all__ = ["Answer", "LaxAnswer", "Check", "check", "feedback", "retry", "Attempt",
            "field_order", "equals", "EXAMPLES"]
@@ -46,14 +48,15 @@ class LaxAnswer(Answer):
 
 
 #: Replies to a question whose right answer is 140 + 18 = 158, one per failure kind.
+#: The names are keys (code looks them up in English); a table shows them translated.
 EXAMPLES = {
-    "right": '{"reasoning": "140 + 18 = 158", "answer": 158}',
-    "valid form, wrong content": '{"reasoning": "140 + 18 = 157", "answer": 157}',
-    "answer before reasoning": '{"answer": 158, "reasoning": "140 + 18 = 158"}',
-    "number as a string": '{"reasoning": "140 + 18 = 158", "answer": "158"}',
-    "broken JSON": '{"reasoning": "140 + 18 = 158", "answer": 158',
-    "missing field": '{"answer": 158}',
-    "extra field, empty reasoning": '{"reasoning": "", "answer": 158, "confidence": 0.9}',
+    N_("right"): '{"reasoning": "140 + 18 = 158", "answer": 158}',
+    N_("valid form, wrong content"): '{"reasoning": "140 + 18 = 157", "answer": 157}',
+    N_("answer before reasoning"): '{"answer": 158, "reasoning": "140 + 18 = 158"}',
+    N_("number as a string"): '{"reasoning": "140 + 18 = 158", "answer": "158"}',
+    N_("broken JSON"): '{"reasoning": "140 + 18 = 158", "answer": 158',
+    N_("missing field"): '{"answer": 158}',
+    N_("extra field, empty reasoning"): '{"reasoning": "", "answer": 158, "confidence": 0.9}',
 }
 
 
@@ -88,8 +91,8 @@ class Check:
 
 
 def _describe(error: dict) -> str:
-    where = ".".join(str(part) for part in error["loc"]) or "reply"
-    return f"{where}: {error['msg']} [{error['type']}]"
+    where = ".".join(str(part) for part in error["loc"]) or _("reply")
+    return f"{where}: {pydantic_message(error)} [{error['type']}]"
 
 
 def equals(expected: int) -> Callable[[Answer], str | None]:
@@ -103,8 +106,8 @@ def equals(expected: int) -> Callable[[Answer], str | None]:
     def rule(value: Answer) -> str | None:
         if value.answer == expected:
             return None
-        return (f"answer: {value.answer} fails the recomputation check "
-                "[content_check]")
+        return _("answer: {value} fails the recomputation check "
+                 "[content_check]").format(value=value.answer)
 
     return rule
 
@@ -141,12 +144,14 @@ def feedback(result: Check) -> str | None:
         return None
     if not result.form_ok:
         listed = "; ".join(result.problems)
-        return (f"Your reply did not match the schema ({listed}). Reply with one JSON "
-                'object: {"reasoning": string, "answer": integer}, reasoning first.')
+        return _("Your reply did not match the schema ({problems}). Reply with one JSON "
+                 "object: {schema}, reasoning first.").format(
+                     problems=listed, schema='{"reasoning": string, "answer": integer}')
     if result.content_ok is None:
         return None  # no rule: nothing to say, and nothing was checked
-    return (f"Your reply has the right shape but failed the check ({result.problems[0]}). "
-            "Redo the working in reasoning, then give the answer.")
+    return _("Your reply has the right shape but failed the check ({problem}). "
+             "Redo the working in reasoning, then give the answer.").format(
+                 problem=result.problems[0])
 
 
 @dataclass(frozen=True)

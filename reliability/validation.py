@@ -11,6 +11,7 @@ back to the model as the reason for its next attempt; compare :data:`VAGUE_FEEDB
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -20,12 +21,38 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
+from .i18n import N_, _
 
 __all__ = ["RefundRequest", "Records", "Verdict", "RuleViolation", "VAGUE_FEEDBACK",
-           "parse_refund", "rule_violations", "check_business_rules", "validate_refund"]
+           "parse_refund", "rule_violations", "check_business_rules", "validate_refund",
+           "pydantic_message"]
 
 #: The feedback a loop without an arbiter sends: it names no field, no value, no range.
-VAGUE_FEEDBACK = "Are you sure? Please check your answer again."
+VAGUE_FEEDBACK = N_("Are you sure? Please check your answer again.")
+
+#: pydantic's messages that the chapters show, for the catalogs: :func:`pydantic_message`
+#: translates a message by its text (pydantic itself speaks only English).
+PYDANTIC_MESSAGES = (N_("Field required"), N_("Input should be a valid integer"),
+                     N_("Input should be a valid decimal"),
+                     N_("Input should be a valid date or datetime, invalid character in year"),
+                     N_("String should have at least 1 character"),
+                     N_("Extra inputs are not permitted"), N_("EOF while parsing an object"),
+                     N_("EOF while parsing a value"))
+
+_JSON_WHERE = re.compile(r"(.+) at line (\d+) column (\d+)")
+
+
+def pydantic_message(error: dict) -> str:
+    """A pydantic error's ``msg`` in the current language (as pydantic gives it in
+    English, or where no translation is known)."""
+    if error.get("type") == "json_invalid" and "error" in error.get("ctx", {}):
+        detail = str(error["ctx"]["error"])
+        found = _JSON_WHERE.fullmatch(detail)
+        if found:
+            detail = _("{problem} at line {line} column {column}").format(
+                problem=_(found[1]), line=found[2], column=found[3])
+        return _("Invalid JSON: {detail}").format(detail=detail)
+    return _(error["msg"])
 
 
 class RefundRequest(BaseModel):
@@ -129,35 +156,44 @@ def rule_violations(refund: RefundRequest, records: Records) -> tuple:
         raise ValueError(f"records must be a Records, got {records!r}")
     problems = []
     if refund.account not in records.customer_accounts:
-        owned = ", ".join(sorted(records.customer_accounts)) or "none"
-        problems.append(f"account {refund.account} does not belong to this customer; "
-                        f"allowed: {owned}")
+        owned = ", ".join(sorted(records.customer_accounts)) or _("none")
+        problems.append(_("account {account} does not belong to this customer; "
+                          "allowed: {owned}").format(account=refund.account, owned=owned))
         return tuple(problems)  # the other rules would read another customer's records
     withheld = records.fees.get((refund.account, refund.charged_on))
     if withheld is None:
         on_record = ", ".join(f"{day.isoformat()} ({_money(fee)})"
                               for (acct, day), fee in sorted(records.fees.items())
-                              if acct == refund.account) or "none"
-        problems.append(f"no fee was withheld on account {refund.account} on "
-                        f"{refund.charged_on.isoformat()}; fees on record: {on_record}")
+                              if acct == refund.account) or _("none")
+        problems.append(_("no fee was withheld on account {account} on {day}; fees on "
+                          "record: {on_record}").format(
+                              account=refund.account, day=refund.charged_on.isoformat(),
+                              on_record=on_record))
     else:
         if refund.fee_charged != withheld:
-            problems.append(f"fee charged {_money(refund.fee_charged)} does not match the fee "
-                            f"on record {_money(withheld)} for account {refund.account} on "
-                            f"{refund.charged_on.isoformat()}")
+            problems.append(_("fee charged {charged} does not match the fee on record "
+                              "{withheld} for account {account} on {day}").format(
+                                  charged=_money(refund.fee_charged),
+                                  withheld=_money(withheld), account=refund.account,
+                                  day=refund.charged_on.isoformat()))
         if refund.amount > withheld:
-            problems.append(f"refund amount {_money(refund.amount)} exceeds the fee withheld "
-                            f"{_money(withheld)}; allowed 0 to {_money(withheld)}")
+            problems.append(_("refund amount {amount} exceeds the fee withheld "
+                              "{withheld}; allowed 0 to {withheld}").format(
+                                  amount=_money(refund.amount), withheld=_money(withheld)))
     age = (records.today - refund.charged_on).days
     earliest = date.fromordinal(records.today.toordinal() - records.appeal_days)
     if age < 0:
-        problems.append(f"charge date {refund.charged_on.isoformat()} is in the future; "
-                        f"allowed {earliest.isoformat()} to {records.today.isoformat()}")
+        problems.append(_("charge date {day} is in the future; allowed {earliest} to "
+                          "{today}").format(day=refund.charged_on.isoformat(),
+                                            earliest=earliest.isoformat(),
+                                            today=records.today.isoformat()))
     elif age > records.appeal_days:
-        problems.append(f"the charge on {refund.charged_on.isoformat()} is {age} days old; "
-                        f"refunds are allowed up to {records.appeal_days} days after the "
-                        f"charge, i.e. charges from {earliest.isoformat()} to "
-                        f"{records.today.isoformat()}")
+        problems.append(_("the charge on {day} is {age} days old; refunds are allowed up "
+                          "to {appeal_days} days after the charge, i.e. charges from "
+                          "{earliest} to {today}").format(
+                              day=refund.charged_on.isoformat(), age=age,
+                              appeal_days=records.appeal_days, earliest=earliest.isoformat(),
+                              today=records.today.isoformat()))
     return tuple(problems)
 
 
@@ -172,10 +208,10 @@ def _form_problems(error: ValidationError) -> tuple:
     """One line per pydantic error: which field, what was wrong, what it received."""
     problems = []
     for item in error.errors(include_url=False):
-        where = ".".join(str(part) for part in item["loc"]) or "answer"
-        message = f"{where}: {item['msg']}"
+        where = ".".join(str(part) for part in item["loc"]) or _("answer")
+        message = f"{where}: {pydantic_message(item)}"
         if item["type"] not in ("missing", "json_invalid") and "input" in item:
-            message += f" (got {item['input']!r})"
+            message += _(" (got {input!r})").format(input=item["input"])
         problems.append(message)
     return tuple(problems)
 

@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib.patches import Patch
 
 from .. import _validate
+from ..i18n import N_, _
 from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
 from ..structured import Check
@@ -21,11 +22,26 @@ __all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas"
            "verdict_table", "live_cure", "REGIME_LABELS", "MEASURES", "REGIME_FIGSIZE"]
 
 
-REGIME_LABELS = {"free": "free text,\nthen parse", "prompt": "format asked\nin the prompt",
-                 "constrained": "constrained\ndecoding", "two_turn": "solve free,\nreformat after"}
-MEASURES = {"valid": ("format valid", PALETTE["blue"]),
-            "right": ("content right", PALETTE["orange"]),
-            "valid_and_right": ("valid and right", PALETTE["green"])}
+REGIME_LABELS = {"free": N_("free text,\nthen parse"),
+                 "prompt": N_("format asked\nin the prompt"),
+                 "constrained": N_("constrained\ndecoding"),
+                 "two_turn": N_("solve free,\nreformat after")}
+MEASURES = {"valid": (N_("format valid"), PALETTE["blue"]),
+            "right": (N_("content right"), PALETTE["orange"]),
+            "valid_and_right": (N_("valid and right"), PALETTE["green"])}
+
+#: Labels that reach a table as stored English text and are translated when it is shown
+#: (:func:`reliability.notebook.table`): the regimes on one line, and the data's labels.
+TABLE_LABELS = (N_("free text, then parse"), N_("format asked in the prompt"),
+                N_("constrained decoding"), N_("solve free, reformat after"),
+                N_("comparison"), N_("condition"), N_("metric"), N_("value"), N_("unit"),
+                N_("format requested in the prompt"),
+                N_("prompt request plus grammar on the decoder (constrained decoding)"),
+                N_("free generation"), N_("under the schema (grammar on the decoder)"),
+                N_("format compliance"), N_("accuracy"),
+                N_("digits"), N_("reasoning first: closed form"),
+                N_("reasoning first: simulated [95%]"), N_("answer first: closed form"),
+                N_("answer first: simulated [95%]"))
 
 
 def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
@@ -38,11 +54,11 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                         ("accuracy_constrained", accuracy_constrained)):
         _validate.probability(name, value)
     fig, (form, content) = plt.subplots(2, 1, figsize=(7.0, 5.4), sharex=True)
-    panels = ((form, "Form: share of replies in a valid format",
-               ["format asked in the prompt", "plus grammar on the decoder"],
+    panels = ((form, _("Form: share of replies in a valid format"),
+               [_("format asked in the prompt"), _("plus grammar on the decoder")],
                [compliance_prompt, compliance_constrained], [PALETTE["sky"], PALETTE["blue"]]),
-              (content, "Content: share of right answers",
-               ["free generation", "under the schema"],
+              (content, _("Content: share of right answers"),
+               [_("free generation"), _("under the schema")],
                [accuracy_free, accuracy_constrained], [PALETTE["yellow"], PALETTE["orange"]]))
     for ax, title, names, values, colours in panels:
         bars = ax.barh(names, values, color=colours)
@@ -52,17 +68,17 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
         ax.set_xlim(0, 1.15)
     form.patches[0].set_hatch("//")
     content.patches[1].set_hatch("//")
-    content.set_xlabel("share of replies (hatched: the two equal numbers)")
+    content.set_xlabel(_("share of replies (hatched: the two equal numbers)"))
     percent_axis(content.xaxis)
     fig.tight_layout()
     return fig
 
 
 _CELL_GROUPS = {
-    "prompt_only": ("prompt request alone", PALETTE["vermillion"]),
-    "prompt_and_decoder": ("prompt, and the decoder too", PALETTE["orange"]),
-    "decoder_only": ("only under the decoder", PALETTE["blue"]),
-    "not_significant": ("no significant effect", "#DDDDDD"),
+    "prompt_only": (N_("prompt request alone"), PALETTE["vermillion"]),
+    "prompt_and_decoder": (N_("prompt, and the decoder too"), PALETTE["orange"]),
+    "decoder_only": (N_("only under the decoder"), PALETTE["blue"]),
+    "not_significant": (N_("no significant effect"), "#DDDDDD"),
 }
 
 
@@ -82,7 +98,8 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
         ax.add_patch(plt.Rectangle((col, rows - 1 - row), 0.9, 0.9,
                                    color=list(_CELL_GROUPS.values())[code][1]))
     ax.set(xlim=(-0.1, columns), ylim=(-0.1, rows), aspect="equal",
-           xlabel=f"one square = one cell (model × task × format); {len(codes)} cells")
+           xlabel=_("one square = one cell (model × task × format); {cells} cells").format(
+               cells=len(codes)))
     ax.set_xticks([])
     ax.set_yticks([])
     ax.grid(False)
@@ -90,11 +107,12 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
         ax.spines[side].set_visible(False)
     with_prompt = partition["prompt_only"] + partition["prompt_and_decoder"]
     significant = with_prompt + partition["decoder_only"]
-    ax.legend(handles=[Patch(color=c, label=f"{label}: {partition[k]}")
+    ax.legend(handles=[Patch(color=c, label=f"{_(label)}: {partition[k]}")
                        for k, (label, c) in _CELL_GROUPS.items()],
               loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
-    ax.set_title(f"The tax is paid at the prompt: {with_prompt} of {significant} "
-                 "significant cells\nshow it with no grammar at all")
+    ax.set_title(_("The tax is paid at the prompt: {with_prompt} of {significant} "
+                   "significant cells\nshow it with no grammar at all").format(
+                       with_prompt=with_prompt, significant=significant))
     fig.tight_layout()
     return fig
 
@@ -119,13 +137,14 @@ def spread_table(values) -> "pd.DataFrame":
         return f"{int(values[key])}"
 
     return pd.DataFrame([
-        {"tally": "MATH-500, all models and formats", "cells": whole("math500_cells"),
-         "significant": whole("math500_significant"),
-         "toward the tax": whole("math500_toward_tax"), "mean change (pp)": ""},
-        {"tally": "qwen3-8b, all tasks and formats", "cells": whole("qwen3_cells"),
+        {N_("tally"): N_("MATH-500, all models and formats"),
+         N_("cells"): whole("math500_cells"),
+         N_("significant"): whole("math500_significant"),
+         N_("toward the tax"): whole("math500_toward_tax"), N_("mean change (pp)"): ""},
+        {"tally": N_("qwen3-8b, all tasks and formats"), "cells": whole("qwen3_cells"),
          "significant": whole("qwen3_significant"), "toward the tax": "",
          "mean change (pp)": f"{values['qwen3_drop']:+.1f}"},
-        {"tally": "nemotron3-nano, all tasks and formats", "cells": "", "significant": "",
+        {"tally": N_("nemotron3-nano, all tasks and formats"), "cells": "", "significant": "",
          "toward the tax": "", "mean change (pp)": f"{values['nemotron_drop']:+.1f}"},
     ])
 
@@ -144,10 +163,11 @@ def speak_freely_deltas(frame):
 
     tasks = list(dict.fromkeys(frame["setting"]))
     rows = {}
-    for study, condition, base, _ in _SPEAK_SERIES:
+    for study, condition, base, unused in _SPEAK_SERIES:
         values = frame[frame["study"] == study].set_index(["setting", "condition"])["value"]
-        who = "paper, gpt-4o-mini" if study == "paper" else "re-run, Llama-3-8B"
-        rows[f"{condition} vs {base} ({who})"] = [
+        who = _("paper, gpt-4o-mini") if study == "paper" else _("re-run, Llama-3-8B")
+        rows[_("{condition} vs {base} ({who})").format(condition=condition, base=base,
+                                                       who=who)] = [
             float(values[(t, condition)] - values[(t, base)]) for t in tasks]
     return pd.DataFrame(rows, index=tasks).T
 
@@ -158,13 +178,13 @@ def plot_speak_freely(frame):
     deltas = speak_freely_deltas(frame)
     fig, ax = plt.subplots(figsize=(7.0, 6.0))
     width = 0.2
-    for j, ((label, row), (*_, colour)) in enumerate(zip(deltas.iterrows(), _SPEAK_SERIES)):
+    for j, ((label, row), (*unused, colour)) in enumerate(zip(deltas.iterrows(), _SPEAK_SERIES)):
         ax.bar(np.arange(len(row)) + (j - 1.5) * width, row.values, width,
                color=PALETTE[colour], label=label)
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
     ax.set_xticks(np.arange(len(deltas.columns)), list(deltas.columns))
-    ax.set(ylabel="accuracy change vs free text (pp)", xlabel="task",
-           title="The sign of the tax depends on the format,\nthe task and who ran it")
+    ax.set(ylabel=_("accuracy change vs free text (pp)"), xlabel=_("task"),
+           title=_("The sign of the tax depends on the format,\nthe task and who ran it"))
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
     fig.tight_layout()
     return fig
@@ -213,15 +233,15 @@ def draw_regimes(fig, table, *, title: str):
         closed, rate, low, high = (np.array([table[r][measure][i] for r in REGIMES])
                                    for i in range(4))
         position = x + (j - 1) * width
-        ax.bar(position, rate, width, color=colour, label=label,
+        ax.bar(position, rate, width, color=colour, label=_(label),
                yerr=[rate - low, high - rate], capsize=2)
         ax.plot(position, closed, "_", ms=14, mew=2, color=PALETTE["black"],
-                label="closed form" if j == 0 else None)
-    ax.set_xticks(x, [REGIME_LABELS[r] for r in REGIMES])
-    ax.set(ylabel="share of replies", ylim=(0, 1.05), title=title)
+                label=_("closed form") if j == 0 else None)
+    ax.set_xticks(x, [_(REGIME_LABELS[r]) for r in REGIMES])
+    ax.set(ylabel=_("share of replies"), ylim=(0, 1.05), title=title)
     percent_axis(ax.yaxis)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
-              title="bars: simulated, 95% interval; ticks: closed form")
+              title=_("bars: simulated, 95% interval; ticks: closed form"))
     fig.tight_layout()
     return ax
 
@@ -277,15 +297,16 @@ def plot_order(table, *, title: str):
     _orders("table", table, every=False)
     _validate.text("title", title)
     fig, ax = plt.subplots()
-    labels = {"reasoning_first": "reasoning field first", "answer_first": "answer field first"}
+    labels = {"reasoning_first": _("reasoning field first"),
+              "answer_first": _("answer field first")}
     colours = {"reasoning_first": PALETTE["blue"], "answer_first": PALETTE["vermillion"]}
     for order, t in table.items():
         ax.plot(t["digits"], t["closed"], color=colours[order],
-                label=f"{labels[order]}: closed form")
+                label=_("{order}: closed form").format(order=labels[order]))
         ax.errorbar(t["digits"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colours[order],
-                    label=f"{labels[order]}: simulated, 95% interval")
-    ax.set(xlabel="digits to add (problem size)", ylabel="answer field right",
+                    label=_("{order}: simulated, 95% interval").format(order=labels[order]))
+    ax.set(xlabel=_("digits to add (problem size)"), ylabel=_("answer field right"),
            ylim=(0, 1.05), title=title)
     percent_axis(ax.yaxis)
     ax.legend(loc="center right")
@@ -310,8 +331,9 @@ def regime_frame(table: dict) -> "pd.DataFrame":
 
     _regimes("table", table, every=False)
 
-    rows = [{"regime": REGIME_LABELS[name].replace("\n", " "), "measure": MEASURES[m][0],
-             "closed form": closed, "simulated": rate, "95% low": low, "95% high": high}
+    rows = [{N_("regime"): REGIME_LABELS[name].replace("\n", " "),
+             N_("measure"): MEASURES[m][0], N_("closed form"): closed,
+             N_("simulated"): rate, N_("95% low"): low, N_("95% high"): high}
             for name, measures in table.items()
             for m, (closed, rate, low, high) in measures.items()]
     return pd.DataFrame(rows)
@@ -333,9 +355,9 @@ def cure_table(frames: dict, taxes) -> "pd.DataFrame":
 
     rows = []
     for tax in taxes:
-        row = {"prompt tax": float(tax)}
+        row = {N_("prompt tax"): float(tax)}
         for name in ("constrained", "two_turn"):
-            _, rate, low, high = frames[float(tax)][name]["right"]
+            unused, rate, low, high = frames[float(tax)][name]["right"]
             label = REGIME_LABELS[name].replace("\n", " ")
             row[label] = f"{rate:.1%} [{low:.1%}, {high:.1%}]"
         rows.append(row)
@@ -371,12 +393,13 @@ def verdict_table(examples: dict, checked: dict) -> "pd.DataFrame":
                          f"{[k for k in examples if k not in checked]}")
 
     return pd.DataFrame({
-        "example": list(examples), "reply": list(examples.values()),
-        "form ok": ["yes" if checked[k].form_ok else "no" for k in examples],
-        "content ok": [{True: "yes", False: "no", None: "not checked"}[checked[k].content_ok]
-                       for k in examples],
-        "what the validator says": ["; ".join(checked[k].problems) or "accepted"
-                                    for k in examples]})
+        N_("example"): list(examples), N_("reply"): list(examples.values()),
+        N_("form ok"): [N_("yes") if checked[k].form_ok else N_("no") for k in examples],
+        N_("content ok"): [{True: N_("yes"), False: N_("no"),
+                            None: N_("not checked")}[checked[k].content_ok]
+                           for k in examples],
+        N_("what the validator says"): ["; ".join(checked[k].problems) or N_("accepted")
+                                        for k in examples]})
 
 
 #: Prompt taxes the live explorer offers, in percentage points (every point up to 20, as
@@ -433,7 +456,7 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
         return dict(zip(("x", "y", "low", "high"), rows.T))
 
     def cure_dot(prompt_tax, fidelity):
-        _, rate, low, high = simulated("two_turn", fidelity=fidelity)
+        unused, rate, low, high = simulated("two_turn", fidelity=fidelity)
         return {"x": [prompt_tax], "y": [rate], "low": [low], "high": [high]}
 
     def words(prompt_tax, fidelity):
@@ -449,39 +472,41 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
     span = (taxes[0], taxes[-1])
     return Explorer(
         name="ch6-cure",
-        controls=(Control("prompt_tax", "prompt tax t (pp)", taxes, tax, "g"),
-                  Control("fidelity", "reformat fidelity r", fidelities, fidelity,
+        controls=(Control("prompt_tax", _("prompt tax t (pp)"), taxes, tax, "g"),
+                  Control("fidelity", _("reformat fidelity r"), fidelities, fidelity,
                           ".0%")),
         series=(
-            Series("free text, no format asked", lambda: {"x": span, "y": [a0, a0]},
+            Series(_("free text, no format asked"), lambda: {"x": span, "y": [a0, a0]},
                    colour="grey", dashed=True),
-            Series("constrained decoding: closed form",
+            Series(_("constrained decoding: closed form"),
                    lambda: {"x": taxes, "y": [a0 - t / 100 for t in taxes]}),
-            Series(f"constrained: simulated, {runs:,d} replies, 95% Wilson interval",
-                   grammar_dots, kind="points"),
-            Series("two turns: closed form",
+            Series(_("constrained: simulated, {runs:,d} replies, 95% Wilson interval").format(
+                runs=runs), grammar_dots, kind="points"),
+            Series(_("two turns: closed form"),
                    lambda fidelity: {"x": span, "y": [a0 * fidelity] * 2},
                    depends=("fidelity",), colour="vermillion"),
-            Series("two turns: simulated, 95% Wilson interval", cure_dot, depends=both,
+            Series(_("two turns: simulated, 95% Wilson interval"), cure_dot, depends=both,
                    kind="points", colour="vermillion"),
-            Series("the chosen tax", lambda prompt_tax: {
+            Series(_("the chosen tax"), lambda prompt_tax: {
                 "x": [prompt_tax], "y": [a0 - prompt_tax / 100]}, depends=("prompt_tax",),
                    kind="marker", colour="black")),
-        words=Words(f"Model: free text is right {a0:.1%} of the time. With a prompt tax "
-                    "of {prompt_tax} pp, constrained decoding is right {grammar_closed} "
-                    f"({runs:,d} simulated replies: {{grammar_rate}}, 95% Wilson "
-                    "interval {grammar_low} to {grammar_high}); solving in free text and "
-                    "reformatting with fidelity {fidelity} is right {cure_closed} "
-                    "({cure_rate}, {cure_low} to {cure_high}). The cure minus "
-                    "constrained decoding: {gap} pp.", words, depends=both),
-        x_label="prompt tax t (pp of accuracy)",
-        y_label="share of replies right", x_percent=False, y_percent=True,
-        title="Accuracy and the prompt tax (model)",
-        alt="Line chart: the share of replies right against the prompt tax from 0 to "
-            "20 percentage points. Constrained decoding falls as the tax grows; the two-turn cure is a "
-            "flat line set by the reformatting fidelity; free text is a flat dashed "
-            "line above both. Dots with interval bars are seeded simulations; a black "
-            "ring marks the chosen tax.",
+        # Doubled braces are the sentence's slots, filled on the page.
+        words=Words(_("Model: free text is right {a0:.1%} of the time. With a prompt tax "
+                      "of {{prompt_tax}} pp, constrained decoding is right {{grammar_closed}} "
+                      "({runs:,d} simulated replies: {{grammar_rate}}, 95% Wilson "
+                      "interval {{grammar_low}} to {{grammar_high}}); solving in free text "
+                      "and reformatting with fidelity {{fidelity}} is right {{cure_closed}} "
+                      "({{cure_rate}}, {{cure_low}} to {{cure_high}}). The cure minus "
+                      "constrained decoding: {{gap}} pp.").format(a0=a0, runs=runs),
+                    words, depends=both),
+        x_label=_("prompt tax t (pp of accuracy)"),
+        y_label=_("share of replies right"), x_percent=False, y_percent=True,
+        title=_("Accuracy and the prompt tax (model)"),
+        alt=_("Line chart: the share of replies right against the prompt tax from 0 to "
+              "20 percentage points. Constrained decoding falls as the tax grows; the "
+              "two-turn cure is a flat line set by the reformatting fidelity; free text is "
+              "a flat dashed line above both. Dots with interval bars are seeded "
+              "simulations; a black ring marks the chosen tax."),
         x_range=(-0.5, taxes[-1] + 0.5), y_range=None,
         source=("reliability.figures.formattax.live_cure",
                 {"runs": runs, "seed": seed, "free_accuracy": a0, "prompt_tax": round(tax / 100, 12),

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
 from .i18n import N_, _
-from .validation import pydantic_message
+from .validation import _pydantic_message
 
 __all__ = ["Answer", "LaxAnswer", "Check", "check", "feedback", "retry", "Attempt",
            "field_order", "equals", "EXAMPLES"]
@@ -92,7 +92,7 @@ class Check:
 
 def _describe(error: dict) -> str:
     where = ".".join(str(part) for part in error["loc"]) or _("reply")
-    return f"{where}: {pydantic_message(error)} [{error['type']}]"
+    return f"{where}: {_pydantic_message(error)} [{error['type']}]"
 
 
 def equals(expected: int) -> Callable[[Answer], str | None]:

@@ -24,13 +24,12 @@ from . import _validate
 from .i18n import N_, _
 
 __all__ = ["RefundRequest", "Records", "Verdict", "RuleViolation", "VAGUE_FEEDBACK",
-           "parse_refund", "rule_violations", "check_business_rules", "validate_refund",
-           "pydantic_message"]
+           "parse_refund", "rule_violations", "check_business_rules", "validate_refund"]
 
 #: The feedback a loop without an arbiter sends: it names no field, no value, no range.
 VAGUE_FEEDBACK = N_("Are you sure? Please check your answer again.")
 
-#: pydantic's messages that the chapters show, for the catalogs: :func:`pydantic_message`
+#: pydantic's messages that the chapters show, for the catalogs: :func:`_pydantic_message`
 #: translates a message by its text (pydantic itself speaks only English).
 PYDANTIC_MESSAGES = (N_("Field required"), N_("Input should be a valid integer"),
                      N_("Input should be a valid decimal"),
@@ -42,7 +41,7 @@ PYDANTIC_MESSAGES = (N_("Field required"), N_("Input should be a valid integer")
 _JSON_WHERE = re.compile(r"(.+) at line (\d+) column (\d+)")
 
 
-def pydantic_message(error: dict) -> str:
+def _pydantic_message(error: dict) -> str:
     """A pydantic error's ``msg`` in the current language (as pydantic gives it in
     English, or where no translation is known)."""
     if error.get("type") == "json_invalid" and "error" in error.get("ctx", {}):
@@ -209,7 +208,7 @@ def _form_problems(error: ValidationError) -> tuple:
     problems = []
     for item in error.errors(include_url=False):
         where = ".".join(str(part) for part in item["loc"]) or _("answer")
-        message = f"{where}: {pydantic_message(item)}"
+        message = f"{where}: {_pydantic_message(item)}"
         if item["type"] not in ("missing", "json_invalid") and "input" in item:
             message += _(" (got {input!r})").format(input=item["input"])
         problems.append(message)

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
 from .i18n import N_, _
-from .validation import _pydantic_message
+from .validation import _pydantic_message, _Shown
 
 __all__ = ["Answer", "LaxAnswer", "Check", "check", "feedback", "retry", "Attempt",
            "field_order", "equals", "EXAMPLES"]
@@ -48,15 +48,17 @@ class LaxAnswer(Answer):
 
 
 #: Replies to a question whose right answer is 140 + 18 = 158, one per failure kind.
-#: The names are keys (code looks them up in English); a table shows them translated.
+#: The names are keys that code looks up in English; printed or in a table, they read in
+#: the page's language.
 EXAMPLES = {
-    N_("right"): '{"reasoning": "140 + 18 = 158", "answer": 158}',
-    N_("valid form, wrong content"): '{"reasoning": "140 + 18 = 157", "answer": 157}',
-    N_("answer before reasoning"): '{"answer": 158, "reasoning": "140 + 18 = 158"}',
-    N_("number as a string"): '{"reasoning": "140 + 18 = 158", "answer": "158"}',
-    N_("broken JSON"): '{"reasoning": "140 + 18 = 158", "answer": 158',
-    N_("missing field"): '{"answer": 158}',
-    N_("extra field, empty reasoning"): '{"reasoning": "", "answer": 158, "confidence": 0.9}',
+    _Shown(N_("right")): '{"reasoning": "140 + 18 = 158", "answer": 158}',
+    _Shown(N_("valid form, wrong content")): '{"reasoning": "140 + 18 = 157", "answer": 157}',
+    _Shown(N_("answer before reasoning")): '{"answer": 158, "reasoning": "140 + 18 = 158"}',
+    _Shown(N_("number as a string")): '{"reasoning": "140 + 18 = 158", "answer": "158"}',
+    _Shown(N_("broken JSON")): '{"reasoning": "140 + 18 = 158", "answer": 158',
+    _Shown(N_("missing field")): '{"answer": 158}',
+    _Shown(N_("extra field, empty reasoning")):
+        '{"reasoning": "", "answer": 158, "confidence": 0.9}',
 }
 
 

@@ -26,8 +26,22 @@ from .i18n import N_, _
 __all__ = ["RefundRequest", "Records", "Verdict", "RuleViolation", "VAGUE_FEEDBACK",
            "parse_refund", "rule_violations", "check_business_rules", "validate_refund"]
 
+class _Shown(str):
+    """A marked constant that reads in the current language wherever it is printed or
+    formatted (``print(x)``, ``f"{x}"``), and is its English text for everything else: it
+    compares, hashes and looks up as the English string, so code keyed by it is unchanged."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _(str.__str__(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 #: The feedback a loop without an arbiter sends: it names no field, no value, no range.
-VAGUE_FEEDBACK = N_("Are you sure? Please check your answer again.")
+VAGUE_FEEDBACK = _Shown(N_("Are you sure? Please check your answer again."))
 
 #: pydantic's messages that the chapters show, for the catalogs: :func:`_pydantic_message`
 #: translates a message by its text (pydantic itself speaks only English).

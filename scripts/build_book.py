@@ -13,6 +13,7 @@ printed to ``agent-reliability-by-the-numbers.pdf`` inside its own site by
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,8 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
         target = html / "ru"
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(staging / "_build" / "html", target)
+        if result["en"]["returncode"] == 0:
+            english_anchors(html, target)
     result["seconds_html"] = round(time.monotonic() - started)
     if pdf and all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         printers = {lang: subprocess.Popen(
@@ -68,6 +71,45 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
             result[f"pdf_{language}"] = {"returncode": process.returncode, "log": log[-6000:]}
     result["seconds"] = round(time.monotonic() - started)
     return result
+
+
+_SECTION = re.compile(r'<section id="([^"]+)"[^>]*>')
+
+
+def english_anchors(english: Path, russian: Path) -> int:
+    """Give each section of a Russian page the id of the same section of the English
+    page too, so that a link to ``page.html#section`` works in both editions.
+
+    A Russian heading's own id is Sphinx's fallback (``id3``): docutils makes ids from
+    Latin letters only. The editions have the same sections in the same order (one is
+    built from the other, block for block), so the n-th section of a page is paired with
+    the n-th. Returns the number of ids added."""
+    added = 0
+    for page in russian.rglob("*.html"):
+        relative = page.relative_to(russian)
+        twin = english / relative
+        if relative.parts[0].startswith("_") or not twin.is_file():
+            continue
+        theirs = [m[1] for m in _SECTION.finditer(twin.read_text(encoding="utf-8"))]
+        text = page.read_text(encoding="utf-8")
+        ours = [m[1] for m in _SECTION.finditer(text)]
+        if len(theirs) != len(ours):
+            raise RuntimeError(f"{relative}: {len(ours)} sections in Russian, "
+                               f"{len(theirs)} in English")
+        wanted = iter(theirs)
+
+        def tagged(match):
+            nonlocal added
+            english_id = next(wanted)
+            if match[1] == english_id:
+                return match[0]
+            added += 1
+            return f'{match[0]}<span id="{english_id}"></span>'
+
+        updated = _SECTION.sub(tagged, text)
+        if updated != text:
+            page.write_text(updated, encoding="utf-8")
+    return added
 
 
 def failed(result: dict) -> list[str]:

@@ -185,3 +185,25 @@ def test_no_english_is_left_on_the_russian_pages(built_book):
         if english:
             found[path.relative_to(html).as_posix()] = sorted(set(english))[:6]
     assert not found, found
+
+
+def test_every_link_to_a_section_lands_on_it_in_both_editions(built_book):
+    """A link to ``page.html#section`` (the teacher's guide links to chapter sections)
+    finds that id on that page, in English and in Russian, where headings have no Latin
+    letters to make an id from (scripts/build_book.py gives them the English ids too)."""
+    _, html = built_book
+    link = re.compile(r'href="([^"#:]+\.html)?#([^"]+)"')
+    ids: dict = {}
+    missing = []
+    for page in html.rglob("*.html"):
+        relative = page.relative_to(html)
+        if any(part.startswith("_") for part in relative.parts):
+            continue
+        for target, fragment in link.findall(page.read_text(encoding="utf-8")):
+            path = (page.parent / target).resolve() if target else page.resolve()
+            if path not in ids:
+                ids[path] = set(re.findall(r'id="([^"]+)"', path.read_text(encoding="utf-8"))) \
+                    if path.is_file() else set()
+            if fragment not in ids[path]:
+                missing.append(f"{relative}: {target}#{fragment}")
+    assert not missing, missing[:20]

@@ -104,7 +104,10 @@ def markup(text: str) -> list:
             body = (titled[1] if titled else body).strip().lower()
         kept.append((match["name"], body))
     kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)) for m in MATHS.findall(text)]
-    kept += [line.strip() for line in text.splitlines()
+    # A directive's fence, name and label stay; an admonition's or dropdown's title is
+    # words, and is translated.
+    kept += [re.sub(r"^((?:`{3,}|:{3,})\{(?:admonition|dropdown)\}).*", r"\1", line.strip())
+             for line in text.splitlines()
              if re.match(r"^\s*(`{3,}|:{3,}|:[\w-]+:|\([\w-]+\)=)", line)
              and not line.strip().startswith(":class:")]
     return sorted(map(str, kept))

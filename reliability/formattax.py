@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from .i18n import N_
 from .stats import wilson_interval
 
 __all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition",
@@ -47,6 +48,10 @@ __all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition
 
 #: The four regimes, in the order the chapter draws them.
 REGIMES = ("free", "prompt", "constrained", "two_turn")
+
+#: The groups of :func:`cell_partition` as a page names them (its keys, "_" read as " ").
+_CELL_GROUPS = (N_("prompt only"), N_("prompt and decoder"), N_("decoder only"),
+               N_("not significant"))
 
 #: Field orders of the toy: the reasoning field before the answer, or after it.
 ORDERS = ("reasoning_first", "answer_first")

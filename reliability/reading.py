@@ -22,6 +22,7 @@ import numpy as np
 from scipy.stats import norm
 
 from . import _validate
+from .i18n import N_
 from .stats import wilson_interval
 
 __all__ = ["HALLUCINATION_KINDS", "classify_calls", "hallucination_rate", "pooled_rate",
@@ -30,11 +31,22 @@ __all__ = ["HALLUCINATION_KINDS", "classify_calls", "hallucination_rate", "poole
 
 #: Xu et al.'s taxonomy of tool hallucination: label -> (branch, what the call did).
 #: "ok" is the label for a call that is none of them.
+#: The labels and descriptions are marked (N_) so that a table of them shows in the
+#: page's language; the labels themselves stay the English keys the code compares.
 HALLUCINATION_KINDS = {
-    "type": ("selection", "calls a tool that is irrelevant to the task or does not exist"),
-    "timing": ("selection", "repeats an earlier call: same tool, same inputs, same output"),
-    "usage": ("usage", "picks the right tool but passes wrong parameters"),
+    N_("type"): (N_("selection"),
+                 N_("calls a tool that is irrelevant to the task or does not exist")),
+    N_("timing"): (N_("selection"),
+                   N_("repeats an earlier call: same tool, same inputs, same output")),
+    N_("usage"): (N_("usage"), N_("picks the right tool but passes wrong parameters")),
 }
+
+#: Labels the chapter's tables show from data/self_refine_baseline.csv (headers and text
+#: cells), marked here so that they reach the catalog.
+DATA_LABELS = (N_("paper"), N_("condition"), N_("calls"), N_("value"), N_("source_kind"),
+               N_("confidence"), N_("weak base prompt"), N_("weak base prompt + Self-Refine"),
+               N_("fuller initial prompt"), N_("fuller initial prompt + self-correction"),
+               N_("lesson (secondary)"), N_("medium"))
 
 #: The most cases a simulated column may hold (each is one draw).
 MAX_CASES = 10**7

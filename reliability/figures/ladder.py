@@ -9,16 +9,25 @@ import numpy as np
 from .. import _validate
 from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
+from ..i18n import N_, _
 from ..notebook import PALETTE, percent_axis
 from . import _checks
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
 
-_GROUPS = (("primary (incl. retry)", (0, 1), PALETTE["blue"]),
-           ("other provider", (2,), PALETTE["green"]),
-           ("cheaper model, rules, cache", (3, 4, 5), PALETTE["orange"]),
-           ("refusal + human queue", (6,), PALETTE["vermillion"]))
+_GROUPS = ((N_("primary (incl. retry)"), (0, 1), PALETTE["blue"]),
+           (N_("other provider"), (2,), PALETTE["green"]),
+           (N_("cheaper model, rules, cache"), (3, 4, 5), PALETTE["orange"]),
+           (N_("refusal + human queue"), (6,), PALETTE["vermillion"]))
+
+#: Labels the chapter's tables show from data/routellm.csv (task classes, the claims
+#: table's headers and text cells), marked here so that they reach the catalog.
+DATA_LABELS = (N_("open dialogue"), N_("knowledge"), N_("maths"),
+               N_("open dialogue (MT Bench)"), N_("setting"), N_("condition"),
+               N_("metric"), N_("value"), N_("vs a random router at the same cost"),
+               N_("at 95% of GPT-4 performance"), N_("cost saving (up to)"),
+               N_("cost reduction vs GPT-4 only (more than)"))
 
 
 def _grouped_by_bin(report, start: float, end: float, width: float):
@@ -30,7 +39,7 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
     rung = report.rung[inside]
     totals = np.bincount(which, minlength=len(edges) - 1)
     shares = []
-    for _, members, _ in _GROUPS:
+    for unused, members, unused_colour in _GROUPS:
         counts = np.bincount(which[np.isin(rung, members)], minlength=len(edges) - 1)
         shares.append(counts / np.maximum(totals, 1))
     return edges, np.array(shares)
@@ -38,8 +47,26 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
 
 def _outage_label(report) -> str:
     """What one simulated day cost during the outage, for a panel title or a legend."""
-    return (f"{report.waiting_hours:,.1f} worker-hours waiting, "
-            f"{report.outage_calls:,} calls while down")
+    return _("{waiting:,.1f} worker-hours waiting, {calls:,} calls while down").format(
+        waiting=report.waiting_hours, calls=report.outage_calls)
+
+
+def _fill(template: str, **values) -> str:
+    """``template`` with only the fields in ``values`` formatted (with their format
+    specs); every other ``{field}`` stays a slot for the live explorer to fill."""
+    import string
+
+    out = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        if field in values:
+            out.append(format(values[field], spec))
+        else:
+            out.append("{" + field + ("!" + conversion if conversion else "")
+                       + (":" + spec if spec else "") + "}")
+    return "".join(out)
 
 
 def _window(without, with_breaker, start, end, width) -> None:
@@ -58,27 +85,27 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
     _window(without, with_breaker, start, end, width)
     fig, axes = plt.subplots(2, 1, figsize=(7.0, 6.4), sharex=True)
     s = without.scenario
-    for ax, report, label in ((axes[0], without, "retries only"),
-                              (axes[1], with_breaker, "retries + circuit breaker")):
+    for ax, report, label in ((axes[0], without, _("retries only")),
+                              (axes[1], with_breaker, _("retries + circuit breaker"))):
         edges, shares = _grouped_by_bin(report, start, end, width)
         ax.stackplot(edges[:-1], shares, step="post",
-                     colors=[c for _, _, c in _GROUPS],
-                     labels=[g for g, _, _ in _GROUPS])
+                     colors=[group[2] for group in _GROUPS],
+                     labels=[_(group[0]) for group in _GROUPS])
         ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black",
                    alpha=0.08)
-        ax.set(ylabel="share of requests", ylim=(0, 1), xlim=(start, end - width))
+        ax.set(ylabel=_("share of requests"), ylim=(0, 1), xlim=(start, end - width))
         ax.set_title(f"{label}: {_outage_label(report)}", fontsize=11)
         percent_axis(ax.yaxis)
         if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
-            ax.text(0.5, 0.5, "no requests in this window", transform=ax.transAxes,
+            ax.text(0.5, 0.5, _("no requests in this window"), transform=ax.transAxes,
                     ha="center", va="center")
-    axes[1].set_xlabel("hour of the day (shaded: the primary is down)")
+    axes[1].set_xlabel(_("hour of the day (shaded: the primary is down)"))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2)
-    fig.suptitle("Simulated day (model, illustrative parameters):\n"
-                 + ("without a breaker the outage burns the time budget;\n"
-                    "with one, the other provider answers" if s.outage_hours > 0 else
-                    "no outage, so a breaker has nothing to do"))
+    fig.suptitle(_("Simulated day (model, illustrative parameters):") + "\n"
+                 + (_("without a breaker the outage burns the time budget;\n"
+                      "with one, the other provider answers") if s.outage_hours > 0 else
+                    _("no outage, so a breaker has nothing to do")))
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 
@@ -94,15 +121,15 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
     ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black", alpha=0.08)
     # Thick solid below, thin dashed on top: where the two days agree both stay visible.
     for report, label, colour, style in (
-            (without, "retries only", PALETTE["vermillion"], dict(lw=4.0)),
-            (with_breaker, "with breaker", PALETTE["blue"], dict(lw=1.8, ls="--"))):
+            (without, _("retries only"), PALETTE["vermillion"], dict(lw=4.0)),
+            (with_breaker, _("with breaker"), PALETTE["blue"], dict(lw=1.8, ls="--"))):
         edges, shares = _grouped_by_bin(report, start, end, width)
         ax.step(edges[:-1], shares[0] + shares[1], where="post", color=colour,
                 label=f"{label}: {_outage_label(report)}", **style)
-    ax.set(xlabel="hour of the day (shaded: the primary is down)",
-           ylabel="answered by primary\nor other provider", ylim=(0, 1.45),
+    ax.set(xlabel=_("hour of the day (shaded: the primary is down)"),
+           ylabel=_("answered by primary\nor other provider"), ylim=(0, 1.45),
            xlim=(start, end - width), yticks=np.linspace(0, 1, 5),
-           title="Simulated day (model, illustrative parameters)")
+           title=_("Simulated day (model, illustrative parameters)"))
     percent_axis(ax.yaxis)
     ax.legend(loc="upper left")         # above the 100% line, clear of the data
     # Fixed margins instead of tight_layout: one layout pass less keeps an explorer
@@ -131,21 +158,23 @@ def draw_outage_frame(fig, hours: float, frames: dict):
         _validate.real("frames['top']", value, minimum=0.0)
     without, with_breaker = frames[hours]
     axes = fig.subplots(1, 2)
-    labels = ["retries only", "with breaker"]
+    labels = [_("retries only"), _("with breaker")]
     colours = [PALETTE["vermillion"], PALETTE["blue"]]
     waiting = [without.waiting_hours, with_breaker.waiting_hours]
     dead = [r.outage_calls for r in (without, with_breaker)]
     axes[0].bar(labels, waiting, color=colours)
-    axes[0].set(ylabel="worker-hours waiting", ylim=(0, max(1.0, frames["top"][0])),
-                title="time spent waiting")
+    axes[0].set(ylabel=_("worker-hours waiting"), ylim=(0, max(1.0, frames["top"][0])),
+                title=_("time spent waiting"))
     axes[1].bar(labels, dead, color=colours)
-    axes[1].set(ylabel="calls while it is down",
-                ylim=(0, max(1.0, frames["top"][1])), title="calls to the dead primary")
-    for ax, values, fmt in ((axes[0], waiting, "{:,.1f} h"), (axes[1], dead, "{:,}")):
+    axes[1].set(ylabel=_("calls while it is down"),
+                ylim=(0, max(1.0, frames["top"][1])), title=_("calls to the dead primary"))
+    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, "{:,}")):
         for x, v in enumerate(values):
             ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom")
-    fig.suptitle(f"Model, {hours:g} h outage: {without.waiting_hours:,.1f} h waiting "
-                 f"without a breaker,\n{with_breaker.waiting_hours:,.1f} h with one")
+    fig.suptitle(_("Model, {hours:g} h outage: {without:,.1f} h waiting without a "
+                   "breaker,\n{with_breaker:,.1f} h with one").format(
+                       hours=hours, without=without.waiting_hours,
+                       with_breaker=with_breaker.waiting_hours))
     fig.tight_layout()
 
 
@@ -162,20 +191,21 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     _validate.text("rung_name", rung_name)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
-                capsize=2, color=PALETTE["orange"], label=f"answers from '{rung_name}'")
+                capsize=2, color=PALETTE["orange"],
+                label=_("answers from '{rung}'").format(rung=_(rung_name)))
     ax.plot(days, error_rate, "s--", ms=3, color=PALETTE["blue"],
-            label="primary's HTTP error rate (the classic monitor)")
+            label=_("primary's HTTP error rate (the classic monitor)"))
     # Head room above the data for the alert's label; the legend sits below the axes.
     top = max(float(np.max(high, initial=0.0)), float(np.max(error_rate, initial=0.0)))
     ax.set_ylim(0, 1.2 * top if top > 0 else 1.0)
     if alert_day is not None:
         ax.axvline(alert_day, color=PALETTE["vermillion"], lw=1)
-        ax.annotate(f"per-rung counter alerts on day {alert_day}",
+        ax.annotate(_("per-rung counter alerts on day {day}").format(day=alert_day),
                     (alert_day, ax.get_ylim()[1]), xytext=(4, -14),
                     textcoords="offset points", color=PALETTE["vermillion"])
-    ax.set(xlabel="day", ylabel="share of the day's requests",
-           title="Simulated slide (model): the rules rung takes a growing share,\n"
-                 "the error rate stays flat")
+    ax.set(xlabel=_("day"), ylabel=_("share of the day's requests"),
+           title=_("Simulated slide (model): the rules rung takes a growing share,\n"
+                   "the error rate stays flat"))
     percent_axis(ax.yaxis)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15))
     fig.tight_layout()
@@ -192,18 +222,18 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     if random_share is not None:
         _validate.probability("random_share", random_share)
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    bars = ax.bar(classes, shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
+    bars = ax.bar([_(c) for c in classes], shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
         ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
                     va="bottom")
     if random_share is not None:
         ax.axhline(random_share, color=PALETTE["grey"],
                    linestyle="--", linewidth=1)
-        ax.annotate("random router", (len(classes) - 0.5, random_share), ha="right",
+        ax.annotate(_("random router"), (len(classes) - 0.5, random_share), ha="right",
                     va="bottom")
-    ax.set(ylabel="calls to the strong model\nfor half the quality gap", ylim=(0, 0.6),
+    ax.set(ylabel=_("calls to the strong model\nfor half the quality gap"), ylim=(0, 0.6),
            title=title)
-    ax.set_xlabel("task class (benchmark)")
+    ax.set_xlabel(_("task class (benchmark)"))
     percent_axis(ax.yaxis)
     fig.tight_layout()
     return fig
@@ -272,35 +302,38 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
     top = 1.08 * max(day(h)[0] for h in LIVE_HOURS)
     return Explorer(
         name="ch8-outage",
-        controls=(Control("hours", "outage length (hours)", LIVE_HOURS, hours, "g"),
-                  Control("threshold", "breaker opens after (failures in a row)",
+        controls=(Control("hours", _("outage length (hours)"), LIVE_HOURS, hours, "g"),
+                  Control("threshold", _("breaker opens after (failures in a row)"),
                           LIVE_THRESHOLDS, threshold, "d"),
-                  Control("timeout", "reset timeout (seconds)", LIVE_TIMEOUTS, timeout,
+                  Control("timeout", _("reset timeout (seconds)"), LIVE_TIMEOUTS, timeout,
                           "g")),
         series=(
-            Series("retries only", waiting, kind="points", colour="vermillion"),
-            Series("with breaker", lambda threshold, timeout: waiting(threshold, timeout),
+            Series(_("retries only"), waiting, kind="points", colour="vermillion"),
+            Series(_("with breaker"),
+                   lambda threshold, timeout: waiting(threshold, timeout),
                    depends=("threshold", "timeout"), kind="points", colour="blue"),
-            Series("the chosen outage", lambda hours, threshold, timeout: {
+            Series(_("the chosen outage"), lambda hours, threshold, timeout: {
                 "x": [hours, hours],
                 "y": [day(hours)[0], day(hours, threshold, timeout)[0]]},
                    depends=("hours", "threshold", "timeout"), kind="marker",
                    colour="black")),
-        words=Words(f"Model: one simulated day of {conversations:,d} conversations with "
-                    "the primary down for {hours} h from 10:00. Retries only: {wait_a} "
-                    "worker-hours waiting, {calls_a} calls to the dead primary, {ref_a} of "
-                    "the requests that arrived during the outage refused (95% Wilson "
-                    "interval {low_a} to {high_a}). With a breaker that opens after "
-                    "{threshold} failure(s) in a row and lets a probe through after "
-                    "{timeout} s: {wait_b} worker-hours, {calls_b} calls, {ref_b} refused "
-                    "({low_b} to {high_b}).", words,
+        words=Words(_fill(_(
+            "Model: one simulated day of {conversations:,d} conversations with "
+            "the primary down for {hours} h from 10:00. Retries only: {wait_a} "
+            "worker-hours waiting, {calls_a} calls to the dead primary, {ref_a} of "
+            "the requests that arrived during the outage refused (95% Wilson "
+            "interval {low_a} to {high_a}). With a breaker that opens after "
+            "{threshold} failure(s) in a row and lets a probe through after "
+            "{timeout} s: {wait_b} worker-hours, {calls_b} calls, {ref_b} refused "
+            "({low_b} to {high_b})."), conversations=conversations), words,
                     depends=("hours", "threshold", "timeout")),
-        x_label="outage length (hours)", y_label="worker-hours waiting",
-        title="Waiting in a simulated day (model)",
-        alt="Dot chart: worker-hours spent waiting in one simulated day against the "
-            "outage length from 0.5 to 8 hours; with retries only (vermillion) the waiting "
-            "grows steeply with the outage, with a breaker (blue) it stays far lower, the "
-            "more so the longer the reset timeout; black rings mark the chosen length.",
+        x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),
+        title=_("Waiting in a simulated day (model)"),
+        alt=_("Dot chart: worker-hours spent waiting in one simulated day against the "
+              "outage length from 0.5 to 8 hours; with retries only (vermillion) the "
+              "waiting grows steeply with the outage, with a breaker (blue) it stays far "
+              "lower, the more so the longer the reset timeout; black rings mark the "
+              "chosen length."),
         x_percent=False, y_percent=False, x_range=(0.0, LIVE_HOURS[-1]),
         y_range=(0.0, top),
         source=("reliability.figures.ladder.live_outage",

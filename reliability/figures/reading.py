@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
+from ..i18n import _
 from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
@@ -27,11 +28,11 @@ def _bars(ax, runs: dict) -> None:
         expected = [runs[n].expected[0 if key == "relevance" else 1] for n in labels]
         cases = getattr(runs[labels[0]], f"{key}_cases")
         ax.barh(rows + offset, shares, height=0.38, color=_COLUMN_COLOURS[column],
-                label=f"{column}, {cases} cases")
+                label=_("{column}, {cases} cases").format(column=column, cases=cases))
         ax.errorbar(shares, rows + offset, xerr=[shares - bands[:, 0], bands[:, 1] - shares],
                     fmt="none", ecolor=PALETTE["black"], capsize=3)
         ax.plot(expected, rows + offset, "|", ms=14, mew=2.5, color=PALETTE["black"])
-    ax.plot([], [], "|", ms=10, mew=2.5, color=PALETTE["black"], label="closed form")
+    ax.plot([], [], "|", ms=10, mew=2.5, color=PALETTE["black"], label=_("closed form"))
     ax.set_yticks(rows, labels)
     ax.invert_yaxis()
     percent_axis(ax.xaxis)
@@ -46,7 +47,7 @@ def plot_columns(runs, *, title: str):
     _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 1.2 + 1.0 * len(runs) + 1.2))
     _bars(ax, runs)
-    ax.set(xlabel="score (bars: 95% Wilson interval; ticks: closed form)", title=title)
+    ax.set(xlabel=_("score (bars: 95% Wilson interval; ticks: closed form)"), title=title)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     fig.tight_layout()
@@ -71,19 +72,22 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
     for column, curve, key in (("Relevance", relevance, "relevance"),
                                ("Irrelevance", irrelevance, "irrelevance")):
         colour = _COLUMN_COLOURS[column]
-        ax.plot(grid, curve, color=colour, label=f"{column}, closed form")
+        ax.plot(grid, curve, color=colour,
+                label=_("{column}, closed form").format(column=column))
         share, (low, high) = getattr(run, key), run.interval(key)
         cases = getattr(run, f"{key}_cases")
         ax.errorbar([threshold], [share], yerr=[[share - low], [high - share]], fmt="o",
                     ms=6, capsize=3, color=colour,
-                    label=f"{column}: {share:.1%} on {cases} cases")
+                    label=_("{column}: {share:.1%} on {cases} cases").format(
+                        column=column, share=share, cases=cases))
     ax.axvline(threshold, color=PALETTE["black"], ls=":")
     percent_axis(ax.yaxis)
-    ax.set(xlabel="threshold on the need signal (lower: calls more often)",
-           ylabel="column score",
+    ax.set(xlabel=_("threshold on the need signal (lower: calls more often)"),
+           ylabel=_("column score"),
            ylim=(-0.03, 1.03),
-           title=f"Threshold {float(threshold):+.1f} (model, separation "
-                 f"{float(separation):.1f}): the two columns move apart")
+           title=_("Threshold {threshold:+.1f} (model, separation {separation:.1f}): "
+                   "the two columns move apart").format(threshold=float(threshold),
+                                                        separation=float(separation)))
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     fig.tight_layout()
     return run
@@ -110,15 +114,33 @@ def plot_baselines(pairs, *, title: str):
         ax.plot([before], [row], "o", color=PALETTE["grey"], ms=8)
         ax.text(max(before, after) + 3.0, row, f"{after - before:+.1f}", va="center",
                 fontsize=11, color=colour)
-    ax.plot([], [], "o", color=PALETTE["grey"], label="before the method")
+    ax.plot([], [], "o", color=PALETTE["grey"], label=_("before the method"))
     ax.set_yticks(range(len(labels)), labels)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlim(0, 100)
-    ax.set(xlabel="CommonGen-Hard score (as published)", title=title)
+    ax.set(xlabel=_("CommonGen-Hard score (as published)"), title=title)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower left")
     fig.tight_layout()
     return fig
+
+
+def _fill(template: str, **values) -> str:
+    """``template`` with only the fields in ``values`` formatted (with their format
+    specs); every other ``{field}`` stays a slot for the live explorer to fill."""
+    import string
+
+    out = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        if field in values:
+            out.append(format(values[field], spec))
+        else:
+            out.append("{" + field + ("!" + conversion if conversion else "")
+                       + (":" + spec if spec else "") + "}")
+    return "".join(out)
 
 
 #: The live explorer's positions: the kernel explorer's thresholds (steps of 0.25) and
@@ -177,40 +199,45 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
 
     return Explorer(
         name="ch10-threshold",
-        controls=(Control("threshold", "threshold t (lower: calls more often)",
+        controls=(Control("threshold", _("threshold t (lower: calls more often)"),
                           LIVE_THRESHOLDS, threshold, "+.2f"),
-                  Control("separation", "separation d", LIVE_SEPARATIONS, separation,
+                  Control("separation", _("separation d"), LIVE_SEPARATIONS, separation,
                           ".1f")),
         series=(
-            Series("Relevance, closed form", lambda separation: {
+            Series(_("{column}, closed form").format(column="Relevance"),
+                   lambda separation: {
                 "x": fine, "y": column_scores(*threshold_model(fine, separation))[0]},
                 depends=("separation",)),
-            Series("Irrelevance, closed form",
+            Series(_("{column}, closed form").format(column="Irrelevance"),
                    lambda: {"x": fine, "y": column_scores(*threshold_model(fine, 0.0))[1]},
                    colour="orange"),
-            Series(f"Relevance, one seeded run of {relevance_cases:,d} cases, 95% Wilson "
-                   "interval", lambda separation: dots(separation, "relevance"),
+            Series(_("Relevance, one seeded run of {cases:,d} cases, 95% Wilson "
+                     "interval").format(cases=relevance_cases),
+                   lambda separation: dots(separation, "relevance"),
                    depends=("separation",), kind="points", colour="blue"),
-            Series(f"Irrelevance, the same run, {irrelevance_cases:,d} cases",
+            Series(_("Irrelevance, the same run, {cases:,d} cases").format(
+                       cases=irrelevance_cases),
                    lambda separation: dots(separation, "irrelevance"),
                    depends=("separation",), kind="points", colour="orange"),
-            Series("the chosen threshold", lambda threshold, separation: {
+            Series(_("the chosen threshold"), lambda threshold, separation: {
                 "x": [threshold, threshold],
                 "y": list(column_scores(*threshold_model(threshold, separation)))},
                 depends=("threshold", "separation"), kind="marker", colour="black")),
-        words=Words("Model agent with separation {separation}, calling when its need signal "
-                    "passes {threshold}: the closed forms give Relevance {rel_closed} and "
-                    "Irrelevance {irr_closed}. One seeded leaderboard run scores Relevance "
-                    f"{{rel}} on {relevance_cases:,d} cases (95% Wilson interval "
-                    "{rel_low} to {rel_high}) and Irrelevance {irr} on "
-                    f"{irrelevance_cases:,d} cases ({{irr_low}} to {{irr_high}}).", words,
+        words=Words(_fill(_(
+            "Model agent with separation {separation}, calling when its need signal "
+            "passes {threshold}: the closed forms give Relevance {rel_closed} and "
+            "Irrelevance {irr_closed}. One seeded leaderboard run scores Relevance "
+            "{rel} on {relevance_cases:,d} cases (95% Wilson interval "
+            "{rel_low} to {rel_high}) and Irrelevance {irr} on "
+            "{irrelevance_cases:,d} cases ({irr_low} to {irr_high})."),
+            relevance_cases=relevance_cases, irrelevance_cases=irrelevance_cases), words,
                     depends=("threshold", "separation")),
-        x_label="threshold t on the need signal", y_label="column score",
-        title="Paired columns by threshold (model)",
-        alt="Line chart: as the threshold rises from -4 to 4 the closed-form Relevance "
-            "(blue) falls from 100% and Irrelevance (orange) climbs towards 100%, "
-            "Relevance later for a larger separation; dots with interval bars are one "
-            "seeded leaderboard run, black rings mark the chosen threshold.",
+        x_label=_("threshold t on the need signal"), y_label=_("column score"),
+        title=_("Paired columns by threshold (model)"),
+        alt=_("Line chart: as the threshold rises from -4 to 4 the closed-form Relevance "
+              "(blue) falls from 100% and Irrelevance (orange) climbs towards 100%, "
+              "Relevance later for a larger separation; dots with interval bars are one "
+              "seeded leaderboard run, black rings mark the chosen threshold."),
         x_range=(-4.0, 4.0), y_range=(0.0, 1.0),
         source=("reliability.figures.reading.live_threshold",
                 {"seed": seed, "relevance_cases": relevance_cases,

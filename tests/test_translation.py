@@ -67,8 +67,8 @@ def _identifier_strings(source: str) -> list[str]:
     identifiers (keys, chapter and table names, formats)."""
     tree = ast.parse("\n".join(l for l in source.splitlines() if not l.lstrip().startswith("%")))
     return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
-            and isinstance(node.value, str) and re.fullmatch(r"[\w.:-]+", node.value)
-            and re.search(r"[_\d.:-]", node.value)]
+            and isinstance(node.value, str) and re.fullmatch(r"[A-Za-z0-9_.:-]+", node.value)
+            and re.search(r"[_\d.-]|:(?!$)", node.value)]  # not a label ending in ":"
 
 
 @pytest.mark.parametrize("page", PAGES[:len(CHAPTERS)], ids=_ids(CHAPTERS))

@@ -80,6 +80,8 @@ def test_russian_code_is_the_english_code(page):
         if not message.code:
             continue
         russian = str(catalog[message.text].string)
+        if not russian:
+            continue  # untranslated: the completeness test says so
         assert skeleton(russian) == skeleton(message.text), (
             f"{message.location}: the Russian cell is different code:\n{russian}")
         assert _identifier_strings(russian) == _identifier_strings(message.text), (

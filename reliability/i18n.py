@@ -16,6 +16,9 @@ Two markers, as in gettext:
 * ``_("Success of a run")`` translates at once;
 * ``N_("closed form")`` only marks a string for the catalogs (a label stored in a table
   or a dictionary); :func:`translate` turns it into the current language at display.
+* ``NP_("confidence", "low")`` marks a word whose translation depends on where it
+  stands (gettext's *context*): a table shows a cell of its ``confidence`` column with
+  :func:`pgettext`, so "low" reads «низкая» there and «нижняя граница» as a column name.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from pathlib import Path
 from . import _validate
 
 # ``_`` is gettext under its conventional name (``from reliability.i18n import _``).
-__all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "N_",
-           "translate", "catalog", "read_po"]
+__all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "pgettext",
+           "N_", "NP_", "translate", "catalog", "read_po"]
 
 #: The languages the book is published in.
 LANGUAGES = ("en", "ru")
@@ -78,8 +81,10 @@ def _parse_po(text: str) -> dict[str, str]:
 
     def finish():
         msgid, msgstr = fields.get("msgid"), fields.get("msgstr")
-        if msgid and msgstr and not fuzzy and "msgctxt" not in fields:
-            entries[msgid] = msgstr
+        if msgid and msgstr and not fuzzy:
+            # gettext's key for a message in a context: context, EOT, message
+            key = f"{fields['msgctxt']}\x04{msgid}" if "msgctxt" in fields else msgid
+            entries[key] = msgstr
 
     for line in text.splitlines() + [""]:
         line = line.strip()
@@ -129,12 +134,29 @@ def gettext(message: str) -> str:
     return _catalog(_current).get(message, message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as translated in ``context`` (a table column's name, say), else as
+    :func:`gettext` gives it."""
+    _validate.text("context", context)
+    _validate.text("message", message)
+    if _current == "en":
+        return message
+    found = _catalog(_current)
+    return found.get(f"{context}\x04{message}", found.get(message, message))
+
+
 def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
     return gettext(message)
 
 
 def N_(message: str) -> str:  # noqa: N802  (gettext's conventional name)
     """Mark ``message`` for the catalogs without translating it now."""
+    return _validate.text("message", message)
+
+
+def NP_(context: str, message: str) -> str:  # noqa: N802  (gettext's convention)
+    """Mark ``message`` for the catalogs in ``context`` without translating it now."""
+    _validate.text("context", context)
     return _validate.text("message", message)
 
 

@@ -248,14 +248,18 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     index = _validate.flag("index", index)
     # Headers and text cells marked for translation (N_) show in the page's language;
     # the frame itself keeps its English column names for the code that reads it.
+    original = {i18n.translate(c): c for c in frame.columns}
     frame = frame.rename(columns=i18n.translate, index=i18n.translate)
     if formats is not None and isinstance(formats, dict):
         formats = {i18n.translate(k): v for k, v in formats.items()}
     text_columns = [c for c in frame.columns if frame[c].dtype == object
                     or pd.api.types.is_string_dtype(frame[c])]
-    if text_columns:
+    if text_columns and i18n.get_language() != "en":
         frame = frame.copy()
-        frame[text_columns] = frame[text_columns].map(i18n.translate)
+        for column in text_columns:
+            # a cell reads as its column gives it context ("low" confidence), else plainly
+            frame[column] = [i18n.pgettext(str(original[column]), v) if isinstance(v, str)
+                             else v for v in frame[column]]
     style = frame.style.set_uuid(name)
     if formats is not None:
         style = style.format(formats)

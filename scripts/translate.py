@@ -174,6 +174,7 @@ class Message:
     text: str
     location: str
     code: bool
+    context: str | None = None
 
 
 def page_messages(page: str) -> list[Message]:
@@ -218,10 +219,10 @@ def _template(messages: list[Message], project: str) -> Catalog:
     for message in messages:
         comments = ["code cell: keep the code; translate comments and strings a reader "
                     "sees"] if message.code else []
-        existing = template.get(message.text)
+        existing = template.get(message.text, context=message.context)
         if existing is None:
             template.add(message.text, locations=[(message.location, None)],
-                         auto_comments=comments)
+                         auto_comments=comments, context=message.context)
         elif (message.location, None) not in existing.locations:
             existing.locations.append((message.location, None))
     return template
@@ -243,9 +244,10 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
         path.write_text(text)
 
 
-def set_translation(catalog: Catalog, msgid: str, text: str) -> None:
+def set_translation(catalog: Catalog, msgid: str, text: str,
+                    context: str | None = None) -> None:
     """Give ``msgid`` its translation ``text``: current, not fuzzy, no old English kept."""
-    message = catalog[msgid]
+    message = catalog.get(msgid, context=context)
     message.string = text
     message.flags.discard("fuzzy")
     message.previous_id = ()
@@ -265,7 +267,7 @@ def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog
         for message in template:
             if message.id:
                 catalog.add(message.id, locations=message.locations,
-                            auto_comments=message.auto_comments)
+                            auto_comments=message.auto_comments, context=message.context)
     write_catalog(catalog, path)
     return catalog
 
@@ -273,6 +275,7 @@ def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog
 # --- package strings -----------------------------------------------------------------------
 
 MARKERS = ("_", "N_")
+CONTEXT_MARKERS = ("NP_", "pgettext")
 
 
 def package_messages(module: Path) -> list[Message]:
@@ -288,6 +291,11 @@ def package_messages(module: Path) -> list[Message]:
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)):
             found.append((node.lineno, Message(node.args[0].value, relative, False)))
+        elif (name in CONTEXT_MARKERS and len(node.args) == 2
+              and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                      for a in node.args)):
+            found.append((node.lineno, Message(node.args[1].value, relative, False,
+                                               node.args[0].value)))
     # Source order, but no line numbers in the catalog: moving code changes nothing there.
     return [message for _, message in sorted(found, key=lambda pair: pair[0])]
 
@@ -412,9 +420,10 @@ def status() -> list[str]:
             found.append(f"{module.relative_to(ROOT)}: no catalog (run update)")
             continue
         catalog = read_catalog(path)
-        stale = {m.text for m in messages} - {str(m.id) for m in catalog if m.id}
-        found += [f"{path.relative_to(ROOT)}: not in the catalog (run update): {s[:70]!r}"
-                  for s in sorted(stale)]
+        stale = {(m.text, m.context) for m in messages} - {(str(m.id), m.context)
+                                                            for m in catalog if m.id}
+        found += [f"{path.relative_to(ROOT)}: not in the catalog (run update): {s[0][:70]!r}"
+                  for s in sorted(stale, key=str)]
         found += problems(catalog, path.relative_to(ROOT).as_posix())
     return found
 

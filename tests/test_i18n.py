@@ -15,8 +15,8 @@ def _catalogs():
 def test_the_small_reader_agrees_with_babel(path):
     """The runtime reads catalogs without babel (a Colab kernel may lack it): its entries
     are babel's translated, current ones, exactly."""
-    expected = {str(m.id): str(m.string) for m in translate.read_catalog(path)
-                if m.id and m.string and not m.fuzzy and not m.context}
+    expected = {(f"{m.context}\x04" if m.context else "") + str(m.id): str(m.string)
+                for m in translate.read_catalog(path) if m.id and m.string and not m.fuzzy}
     assert i18n.read_po(path) == expected
 
 
@@ -72,3 +72,14 @@ def test_parameter_ranges_are_described_in_the_language():
     assert set(english) == set(russian)
     assert all(text.startswith(("a number", "a whole number")) for text in english.values())
     assert all(text.startswith(("число", "целое число")) for text in russian.values())
+
+
+def test_a_word_can_read_differently_in_a_column_that_gives_it_context(monkeypatch):
+    monkeypatch.setattr(i18n, "_catalog", lambda language: {
+        "low": "нижняя граница", "confidence\x04low": "низкая"})
+    frame = pd.DataFrame({"confidence": ["low"], "low": [0.25]})
+    with i18n.language("ru"):
+        assert i18n.pgettext("confidence", "low") == "низкая"
+        assert i18n.pgettext("share", "low") == "нижняя граница"
+        shown = notebook.table(frame, name="t").data
+    assert "низкая" in shown and "нижняя граница" in shown

@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
-from ..i18n import N_, _, translate
+from ..i18n import N_, NP_, _, translate
 from ..notebook import PALETTE
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
@@ -37,7 +37,8 @@ _DATA_LABELS = (
     # The bench's value cells, as the chapter writes them from value and unit.
     N_("14 models"), N_("5,306 traces"),
     N_("without thinking"), N_("with thinking"), N_("single turn"),
-    N_("self-conditioning-like failures"), N_("medium"), N_("low"),
+    N_("self-conditioning-like failures"), NP_("confidence", "medium"),
+    NP_("confidence", "low"),
     N_("model"), N_("setting"), N_("condition"), N_("metric"), N_("value"),
     N_("confidence"),
     N_("weak base prompt"), N_("weak base prompt + Self-Refine"),

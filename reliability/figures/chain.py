@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
+import string
+
 import numpy as np
 from matplotlib.animation import FuncAnimation
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -13,6 +15,7 @@ from matplotlib.patches import Patch
 
 from .. import _validate
 from . import _checks
+from ..i18n import N_, _, translate
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 from ..live import nearest
@@ -22,6 +25,26 @@ __all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_ho
 
 #: What :func:`decay_table` holds for each workflow (and :func:`plot_decay` draws).
 _DECAY_KEYS = ("length", "closed", "rate", "low", "high")
+
+#: Workflow labels the chapters give :func:`decay_table` (dictionary keys they read back),
+#: marked so that figures and tables show them in the page's language.
+_LABELS = (N_("one attempt"),)
+
+
+def _fill_known(template: str, **known) -> str:
+    """``template`` with the slots named in ``known`` formatted (with their format specs)
+    and every other ``{slot}`` kept for a live explorer's page to fill."""
+    out = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field in known:
+            out.append(format(known[field], spec))
+        else:
+            out.append("{" + field + (f"!{conversion}" if conversion else "")
+                       + (f":{spec}" if spec else "") + "}")
+    return "".join(out)
 
 
 def _decay(name: str, table) -> dict:
@@ -57,11 +80,11 @@ def decay_frame(table):
     import pandas as pd
 
     first = next(iter(table.values()))
-    columns = {("", "steps"): [f"{int(n)}" for n in first["length"]]}
+    columns = {("", N_("steps")): [f"{int(n)}" for n in first["length"]]}
     for label, t in table.items():
-        columns[(label, "closed form")] = [f"{x:.1%}" for x in t["closed"]]
-        columns[(label, "simulated")] = [f"{x:.1%}" for x in t["rate"]]
-        columns[(label, "95% interval")] = [interval_text(lo, hi, "{:.1%}")
+        columns[(label, N_("closed form"))] = [f"{x:.1%}" for x in t["closed"]]
+        columns[(label, N_("simulated"))] = [f"{x:.1%}" for x in t["rate"]]
+        columns[(label, N_("95% interval"))] = [interval_text(lo, hi, "{:.1%}")
                                             for lo, hi in zip(t["low"], t["high"])]
     frame = pd.DataFrame(columns)
     if len(table) == 1:
@@ -74,7 +97,7 @@ def interval_text(low: float, high: float, form: str = "{:.1%}") -> str:
     _validate.real("low", low)
     _validate.real("high", high)
     _validate.text("form", form)
-    return f"{form.format(low)} to {form.format(high)}"
+    return _("{low} to {high}").format(low=form.format(low), high=form.format(high))
 
 
 def plot_decay(table, *, title: str):
@@ -83,11 +106,13 @@ def plot_decay(table, *, title: str):
     _validate.text("title", title)
     fig, ax = plt.subplots()
     for label, t in table.items():
-        line, = ax.plot(t["length"], t["closed"], label=f"{label}: closed form")
+        name = translate(label)
+        line, = ax.plot(t["length"], t["closed"],
+                        label=_("{label}: closed form").format(label=name))
         ax.errorbar(t["length"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=line.get_color(),
-                    label=f"{label}: simulated, 95% interval")
-    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
+                    label=_("{label}: simulated, 95% interval").format(label=name))
+    ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
            ylim=(0, 1.02), title=title)
     percent_axis(ax.yaxis)
     ax.legend()
@@ -112,14 +137,15 @@ def plot_horizon(accuracies, *, target: float = 0.5):
         # Labels sit off the rising line: left of it, except the leftmost, which would
         # run off the axes and goes below-right instead.
         left = p > accuracies.min()
-        ax.annotate(f"p = {p:g}: {h:,.0f} steps", (1 - p, h), textcoords="offset points",
+        ax.annotate(_("p = {p:g}: {h:,.0f} steps").format(p=p, h=h), (1 - p, h),
+                    textcoords="offset points",
                     xytext=(-10, 4) if left else (10, -14), ha="right" if left else "left")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.invert_xaxis()
-    ax.set(xlabel="per-step error rate 1 − p (log scale; better to the right)",
-           ylabel=f"steps until success falls to {target:.0%}",
-           title="Ten times fewer errors per step buys a ten times longer horizon")
+    ax.set(xlabel=_("per-step error rate 1 − p (log scale; better to the right)"),
+           ylabel=_("steps until success falls to {target:.0%}").format(target=target),
+           title=_("Ten times fewer errors per step buys a ten times longer horizon"))
     fig.tight_layout()
     return fig
 
@@ -128,10 +154,10 @@ _EVENT_ORDER = ("pending", "ok", "error", "wrong", "caught", "rejected_ok", "gav
 
 #: What each cell colour means when a step may be retried and checked (the verifier
 #: chapter's animation). A chapter whose runs cannot reach some states passes its own.
-ALL_STATES = {"ok": "right first time", "error": "visible error, retried",
-              "wrong": "silently wrong", "caught": "wrong, caught by verifier",
-              "rejected_ok": "right, rejected by verifier",
-              "gave_up": "gave up (run stops)"}
+ALL_STATES = {"ok": N_("right first time"), "error": N_("visible error, retried"),
+              "wrong": N_("silently wrong"), "caught": N_("wrong, caught by verifier"),
+              "rejected_ok": N_("right, rejected by verifier"),
+              "gave_up": N_("gave up (run stops)")}
 
 
 def run_grid(log, steps: int) -> np.ndarray:
@@ -187,11 +213,11 @@ def animate_runs(log, steps: int, *, title: str, states=None):
     shown = np.zeros_like(grid)
     image = ax.imshow(shown, cmap=cmap, vmin=0, vmax=len(_EVENT_ORDER) - 1,
                       aspect="auto", interpolation="nearest")
-    ax.set(ylabel="run", title=title)
+    ax.set(ylabel=_("run"), title=title)
     ax.set_xticks(range(steps), [str(s + 1) for s in range(steps)])
     ax.grid(False)
     ax.legend(handles=[Patch(facecolor=OUTCOME_COLOURS[k], edgecolor=PALETTE["grey"],
-                             label=v) for k, v in states.items()],
+                             label=translate(v)) for k, v in states.items()],
               loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     fig.tight_layout()
 
@@ -199,7 +225,7 @@ def animate_runs(log, steps: int, *, title: str, states=None):
         shown[:] = 0
         shown[:, :frame] = grid[:, :frame]
         image.set_data(shown)
-        ax.set_xlabel(f"step ({frame} of {steps} drawn)")
+        ax.set_xlabel(_("step ({frame} of {steps} drawn)").format(frame=frame, steps=steps))
         return (image,)
 
     draw(1)
@@ -222,10 +248,11 @@ def plot_explorer(error: float, silent: float, longest: int):
     wf = Workflow(steps=1, error=error, silent=min(silent, 1 - error))
     fig, ax = plt.subplots()
     ax.plot(lengths, wf.success_by_length(lengths))
-    verdict = (f": half of all chains fail by step {horizon(wf.c):.0f}"
+    verdict = (_(": half of all chains fail by step {step:.0f}").format(step=horizon(wf.c))
                if 0 < wf.c < 1 else "")
-    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
-           ylim=(0, 1.02), title=f"Model, p = {wf.c:.3f}{verdict}")
+    ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
+           ylim=(0, 1.02), title=_("Model, p = {p:.3f}{verdict}").format(p=wf.c,
+                                                                          verdict=verdict))
     percent_axis(ax.yaxis)
     fig.tight_layout()
     return fig
@@ -273,27 +300,28 @@ def live_decay(*, runs: int, seed: int, p: float = 0.92, n: int = 10):
 
     return Explorer(
         name="ch1-decay",
-        controls=(Control("p", "step accuracy p", LIVE_ACCURACIES, p, "g"),
-                  Control("n", "chain length n (steps)", LIVE_LENGTHS, n, "d")),
+        controls=(Control("p", _("step accuracy p"), LIVE_ACCURACIES, p, "g"),
+                  Control("n", _("chain length n (steps)"), LIVE_LENGTHS, n, "d")),
         series=(
-            Series("closed form p^n", lambda p: {"x": lengths, "y": p ** lengths},
+            Series(_("closed form p^n"), lambda p: {"x": lengths, "y": p ** lengths},
                    depends=("p",)),
-            Series(f"simulated, {runs:,d} runs, 95% Wilson interval",
+            Series(_("simulated, {runs:,d} runs, 95% Wilson interval").format(runs=runs),
                    lambda p: dict(zip(("x", "y", "low", "high"), np.array(
                        [(n, *simulated(p, n)) for n in LIVE_LENGTHS]).T)),
                    depends=("p",), kind="points", colour="orange"),
-            Series("the chain of length n", lambda p, n: {"x": [n], "y": [p ** n]},
+            Series(_("the chain of length n"), lambda p, n: {"x": [n], "y": [p ** n]},
                    depends=("p", "n"), kind="marker", colour="black")),
-        words=Words("Model: a {n}-step chain whose steps are each right with probability "
-                    f"{{p}} is right {{closed}} of the time; {runs:,d} simulated runs give "
-                    "{rate} "
-                    "(95% Wilson interval {low} to {high}). Half of all chains fail by "
-                    "step {horizon}.", words, depends=("p", "n")),
-        x_label="chain length n (steps)", y_label="share of chains right",
-        title="Chain success against length (model)",
-        alt="Line chart: the share of chains right falls from 100% as the chain length "
-            "grows from 1 to 60 steps, faster for lower step accuracy p; orange dots with "
-            "interval bars are seeded simulations, a black ring marks the chosen length.",
+        words=Words(_fill_known(_(
+            "Model: a {n}-step chain whose steps are each right with probability {p} is "
+            "right {closed} of the time; {runs:,d} simulated runs give {rate} (95% Wilson "
+            "interval {low} to {high}). Half of all chains fail by step {horizon}."),
+            runs=runs), words, depends=("p", "n")),
+        x_label=_("chain length n (steps)"), y_label=_("share of chains right"),
+        title=_("Chain success against length (model)"),
+        alt=_("Line chart: the share of chains right falls from 100% as the chain "
+              "length grows from 1 to 60 steps, faster for lower step accuracy p; orange "
+              "dots with interval bars are seeded simulations, a black ring marks the "
+              "chosen length."),
         x_range=(0, LIVE_LONGEST + 1), y_range=(0.0, 1.0),
         source=("reliability.figures.chain.live_decay",
                 {"runs": runs, "seed": seed, "p": p, "n": n}))

@@ -22,11 +22,12 @@ import numpy as np
 
 from .. import _validate
 from . import _checks
+from ..i18n import N_, _
 from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
 from ..live import nearest
-from .chain import _decay, interval_text, plot_decay
+from .chain import _decay, _fill_known, interval_text, plot_decay
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
            "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",
@@ -132,7 +133,7 @@ def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
     rows = []
     for k, wf in enumerate(workflows):
         sim = wf.simulate(runs=runs, seed=seed + k)
-        mean, _, low, high = _mean_interval(sim, z)
+        mean, unused, low, high = _mean_interval(sim, z)
         rows.append((wf.success(), sim.rate, *sim.interval(confidence),
                      wf.expected_attempts(), mean, low, high))
     columns = np.array(rows, dtype=float).T
@@ -152,13 +153,13 @@ def cost_frame(costs) -> "pd.DataFrame":
     if not costs or not all(isinstance(c, dict) and set(_COST_KEYS) <= set(c) for c in costs):
         raise ValueError("costs must be a non-empty list of attempt_cost results")
     return pd.DataFrame({
-        "runs": [f"{c['runs']:,}" for c in costs],
-        "closed form": [f"{c['closed']:.4f}" for c in costs],
-        "n S_A (no early stops)": [f"{c['no_stop']:.4f}" for c in costs],
-        "simulated mean": [f"{c['simulated']:.4f}" for c in costs],
-        "95% interval": [interval_text(c["low"], c["high"], "{:.4f}") for c in costs],
-        "standard error": [f"{c['se']:.4f}" for c in costs],
-        "gap (SE)": [f"{c['gap_in_se']:+.1f}" for c in costs]})
+        N_("runs"): [f"{c['runs']:,}" for c in costs],
+        N_("closed form"): [f"{c['closed']:.4f}" for c in costs],
+        N_("n S_A (no early stops)"): [f"{c['no_stop']:.4f}" for c in costs],
+        N_("simulated mean"): [f"{c['simulated']:.4f}" for c in costs],
+        N_("95% interval"): [interval_text(c["low"], c["high"], "{:.4f}") for c in costs],
+        N_("standard error"): [f"{c['se']:.4f}" for c in costs],
+        N_("gap (SE)"): [f"{c['gap_in_se']:+.1f}" for c in costs]})
 
 
 def sweep_frame(attempts, table) -> "pd.DataFrame":
@@ -171,16 +172,16 @@ def sweep_frame(attempts, table) -> "pd.DataFrame":
     if attempts.ndim != 1:
         raise ValueError(f"attempts must be a list of whole numbers >= 1, got {attempts!r}")
     _sweep_table("table", table, len(attempts))
-    share, mean = "success", "attempts per run"
+    share, mean = N_("success"), N_("attempts per run")
     return pd.DataFrame({
-        ("", "attempts A"): [f"{a}" for a in attempts],
-        (share, "closed form"): [f"{x:.1%}" for x in table["closed"]],
-        (share, "simulated"): [f"{x:.1%}" for x in table["rate"]],
-        (share, "95% interval"): [interval_text(lo, hi) for lo, hi in
-                                  zip(table["low"], table["high"])],
-        (mean, "closed form"): [f"{x:.2f}" for x in table["closed_attempts"]],
-        (mean, "simulated"): [f"{x:.2f}" for x in table["mean_attempts"]],
-        (mean, "95% interval"): [interval_text(lo, hi, "{:.2f}") for lo, hi in
+        ("", N_("attempts A")): [f"{a}" for a in attempts],
+        (share, N_("closed form")): [f"{x:.1%}" for x in table["closed"]],
+        (share, N_("simulated")): [f"{x:.1%}" for x in table["rate"]],
+        (share, N_("95% interval")): [interval_text(lo, hi) for lo, hi in
+                                      zip(table["low"], table["high"])],
+        (mean, N_("closed form")): [f"{x:.2f}" for x in table["closed_attempts"]],
+        (mean, N_("simulated")): [f"{x:.2f}" for x in table["mean_attempts"]],
+        (mean, N_("95% interval")): [interval_text(lo, hi, "{:.2f}") for lo, hi in
                                  zip(table["attempts_low"], table["attempts_high"])]})
 
 
@@ -195,24 +196,25 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
     attempts = np.asarray(attempts)
     fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 7.5))
     left.axhline(ceiling_value, **_CEILING_STYLE,
-                 label=f"ceiling, unlimited attempts ({ceiling_value:.1%})")
-    left.plot(attempts, table["closed"], color=PALETTE["blue"], label="closed form")
+                 label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
+                     ceiling=ceiling_value))
+    left.plot(attempts, table["closed"], color=PALETTE["blue"], label=_("closed form"))
     left.errorbar(attempts, table["rate"],
                   yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
                   fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
-                  label="simulated, 95% interval")
-    left.set(xlabel="attempts per step A", ylabel="share of runs\nthat succeed",
+                  label=_("simulated, 95% interval"))
+    left.set(xlabel=_("attempts per step A"), ylabel=_("share of runs\nthat succeed"),
              ylim=(0, 1.02))
     percent_axis(left.yaxis)
     left.legend(loc="lower right")
     right.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
-               label="closed form")
+               label=_("closed form"))
     right.errorbar(attempts, table["mean_attempts"],
                    yerr=[table["mean_attempts"] - table["attempts_low"],
                          table["attempts_high"] - table["mean_attempts"]],
                    fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
-                   label="simulated mean, 95% interval")
-    right.set(xlabel="attempts per step A", ylabel="attempts per run\n(mean)")
+                   label=_("simulated mean, 95% interval"))
+    right.set(xlabel=_("attempts per step A"), ylabel=_("attempts per run\n(mean)"))
     right.legend(loc="lower right")
     for ax in (left, right):
         ax.set_xticks(attempts)
@@ -261,26 +263,29 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
     grid = np.arange(1, lengths.max() + 1)
     ax = fig.add_subplot()
     ax.plot(grid, replace(base, attempts=1).success_by_length(grid), color=PALETTE["grey"],
-            label="one attempt (closed form)")
+            label=_("one attempt (closed form)"))
     ax.plot(grid, [ceiling(replace(wf, steps=int(n))) for n in grid], **_CEILING_STYLE,
-            label="ceiling: unlimited attempts")
+            label=_("ceiling: unlimited attempts"))
     ax.plot(grid, wf.success_by_length(grid), color=PALETTE["blue"],
-            label=f"A = {attempts}: closed form")
+            label=_("A = {attempts}: closed form").format(attempts=attempts))
     t = table[attempts]
     ax.errorbar(lengths, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                 fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
-                label=f"A = {attempts}: simulated, 95% interval")
+                label=_("A = {attempts}: simulated, 95% interval").format(
+                    attempts=attempts))
     ten = replace(wf, steps=10).success()
-    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed", ylim=(0, 1.02),
-           title=f"{_attempts_phrase(attempts)} per step: ten steps succeed {ten:.1%} "
-                 "(model)")
+    ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
+           ylim=(0, 1.02),
+           title=_("{attempts} per step: ten steps succeed {ten:.1%} (model)").format(
+               attempts=_attempts_phrase(attempts), ten=ten))
     percent_axis(ax.yaxis)
     ax.legend(loc="lower left")
     fig.tight_layout()
 
 
 def _attempts_phrase(attempts: int) -> str:
-    return "1 attempt" if attempts == 1 else f"{attempts} attempts"
+    return _("1 attempt") if attempts == 1 else _("{attempts} attempts").format(
+        attempts=attempts)
 
 
 def plot_explorer(error: float, silent: float, attempts: int, longest: int):
@@ -296,15 +301,16 @@ def plot_explorer(error: float, silent: float, attempts: int, longest: int):
     # (a/(a+b))^n for every length at once: the ceiling of one step, raised to n.
     tops = ceiling(base) ** lengths
     fig, ax = plt.subplots()
-    ax.plot(lengths, tops, **_CEILING_STYLE, label="ceiling: unlimited attempts")
+    ax.plot(lengths, tops, **_CEILING_STYLE, label=_("ceiling: unlimited attempts"))
     ax.plot(lengths, replace(base, attempts=1).success_by_length(lengths),
-            color=PALETTE["grey"], label="1 attempt")
+            color=PALETTE["grey"], label=_("1 attempt"))
     ax.plot(lengths, base.success_by_length(lengths), color=PALETTE["blue"],
             label=_attempts_phrase(attempts))
     last = replace(base, steps=longest).success()
-    ax.set(xlabel="steps in the chain", ylabel="share of runs that succeed",
-           ylim=(0, 1.02), title=f"Model, {_attempts_phrase(attempts)} per step: "
-                                 f"{longest} steps succeed {last:.1%}")
+    ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
+           ylim=(0, 1.02),
+           title=_("Model, {attempts} per step: {longest} steps succeed {last:.1%}").format(
+               attempts=_attempts_phrase(attempts), longest=longest, last=last))
     percent_axis(ax.yaxis)
     ax.legend()
     fig.tight_layout()
@@ -370,34 +376,36 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     both = ("error", "silent")
     return Explorer(
         name="ch2-retries",
-        controls=(Control("error", "visible error e", LIVE_ERRORS, error, ".1%"),
-                  Control("silent", "silent error w", LIVE_SILENT, silent, ".0%"),
-                  Control("attempts", "attempts per step A", LIVE_ATTEMPTS, attempts,
+        controls=(Control("error", _("visible error e"), LIVE_ERRORS, error, ".1%"),
+                  Control("silent", _("silent error w"), LIVE_SILENT, silent, ".0%"),
+                  Control("attempts", _("attempts per step A"), LIVE_ATTEMPTS, attempts,
                           "d")),
         series=(
-            Series("ceiling: unlimited attempts",
+            Series(_("ceiling: unlimited attempts"),
                    lambda error, silent: {"x": [0.5, x[-1] + 0.5],
                                           "y": [ceiling(workflow(error, silent))] * 2},
                    depends=both, colour="purple", dashed=True),
-            Series("closed form", lambda error, silent: {
+            Series(_("closed form"), lambda error, silent: {
                 "x": x, "y": table(error, silent)["closed"]}, depends=both),
-            Series(f"simulated, {runs:,d} runs, 95% Wilson interval", dots,
-                   depends=both, kind="points", colour="orange"),
-            Series("the chosen A", ring, depends=both + ("attempts",), kind="marker",
+            Series(_("simulated, {runs:,d} runs, 95% Wilson interval").format(runs=runs),
+                   dots, depends=both, kind="points", colour="orange"),
+            Series(_("the chosen A"), ring, depends=both + ("attempts",), kind="marker",
                    colour="black")),
-        words=Words(f"Model: with A = {{attempts}} as its limit of attempts per step, "
-                    f"a {steps:,d}-step run whose attempts fail visibly {{error}} and "
-                    "silently {silent} of the time succeeds {closed} of the time and "
-                    f"spends {{cost}} attempts on average; {runs:,d} simulated runs "
-                    "give {rate} (95% Wilson interval {low} to {high}). No number of "
-                    "attempts passes the ceiling of {ceiling} that the silent errors set.",
-                    words, depends=both + ("attempts",)),
-        x_label="attempts per step A", y_label=f"share of {steps:,d}-step runs right",
-        title="Retries stall at the ceiling (model)",
-        alt=f"Line chart: the share of {steps}-step runs that succeed against attempts "
-            "per step from 1 to 6, rising then flattening at or under a dashed ceiling "
-            "line; orange dots with interval bars are seeded simulations, a black ring "
-            "marks the chosen number of attempts.",
+        words=Words(_fill_known(_(
+            "Model: with A = {attempts} as its limit of attempts per step, a "
+            "{steps:,d}-step run whose attempts fail visibly {error} and silently {silent} "
+            "of the time succeeds {closed} of the time and spends {cost} attempts on "
+            "average; {runs:,d} simulated runs give {rate} (95% Wilson interval {low} to "
+            "{high}). No number of attempts passes the ceiling of {ceiling} that the silent "
+            "errors set."),
+            steps=steps, runs=runs), words, depends=both + ("attempts",)),
+        x_label=_("attempts per step A"),
+        y_label=_("share of {steps:,d}-step runs right").format(steps=steps),
+        title=_("Retries stall at the ceiling (model)"),
+        alt=_("Line chart: the share of {steps}-step runs that succeed against attempts "
+              "per step from 1 to 6, rising then flattening at or under a dashed ceiling "
+              "line; orange dots with interval bars are seeded simulations, a black ring "
+              "marks the chosen number of attempts.").format(steps=steps),
         x_range=(0.5, x[-1] + 0.5), y_range=(0.0, 1.0),
         source=("reliability.figures.retries.live_retries",
                 {"runs": runs, "seed": seed, "steps": steps, "error": error,

@@ -59,10 +59,48 @@ def parameter_defaults(path: Path) -> dict:
 WALL_SECONDS = 90
 
 
+#: An IPython start-up file for test runs that replaces ipywidgets' ``interact`` and the
+#: controls the chapters use with stand-ins: the explorer's function is called once with
+#: the controls' values (so its figure is drawn and audited), and no widget is made.
+INTERACT_ONCE = '''"""Test runs only (scripts/notebooks.py): interact() calls its function once."""
+import ipywidgets
+
+
+class _Control:
+    def __init__(self, value=None, options=None, **kwargs):
+        if value is None and options is not None:
+            value = next(iter(options.values() if isinstance(options, dict) else options))
+        self.value = value
+
+
+def _interact(function=None, **controls):
+    def run(f):
+        f(**{name: control.value if isinstance(control, _Control) else control
+             for name, control in controls.items()})
+        return f
+    return run if function is None else run(function)
+
+
+for _name in ("FloatSlider", "IntSlider", "FloatLogSlider", "Dropdown", "SelectionSlider",
+              "Checkbox", "RadioButtons", "ToggleButtons"):
+    setattr(ipywidgets, _name, type(_name, (_Control,), {}))
+ipywidgets.interact = _interact
+'''
+
+
+def interact_once_environment(folder: Path) -> dict:
+    """Kernel environment variables under which ``interact`` runs its function once and
+    makes no widget (an IPython profile in ``folder`` whose start-up file does it)."""
+    startup = Path(folder) / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    (startup / "00-interact-once.py").write_text(INTERACT_ONCE)
+    return {"IPYTHONDIR": str(folder)}
+
+
 def execute(path: Path, output: Path, parameters: dict | None = None, *,
             timeout: int = 300, kernel_name: str = "python3", cwd: Path | None = None,
             tries: int = 3, wall: float = WALL_SECONDS,
-            environment: dict | None = None) -> nbformat.NotebookNode:
+            environment: dict | None = None, widgets: bool = True) -> nbformat.NotebookNode:
     """Run ``path`` with papermill into ``output``, in the chapter's folder (or ``cwd``).
 
     A cell that runs past ``timeout`` seconds fails the run. Separately, nbclient can
@@ -70,8 +108,14 @@ def execute(path: Path, output: Path, parameters: dict | None = None, *,
     no timeout firing (jupyter/nbclient#312, intermittent): so papermill runs in a child
     process, and a run that has not finished after ``wall`` seconds is killed and tried
     again, up to ``tries`` times, before it fails with ``TimeoutError``. ``environment``
-    adds variables to the kernel's environment.
+    adds variables to the kernel's environment. With ``widgets=False`` (the tests) an
+    ``interact`` cell calls its function once with its controls' values and makes no
+    widget (:data:`INTERACT_ONCE`): the deadlock follows widgets, and each one cost a
+    ``wall`` of waiting.
     """
+    if not widgets:
+        profile = Path(tempfile.mkdtemp(prefix="ipython-interact-once-"))
+        environment = {**interact_once_environment(profile), **(environment or {})}
     context = multiprocessing.get_context("spawn")
     for _ in range(tries):
         replies = context.Queue()

@@ -132,7 +132,7 @@ def _run_notebook(source: Path, folder: Path, kernel: str, jupyter_path: Path,
                   monkeypatch) -> nbformat.NotebookNode:
     monkeypatch.setenv("JUPYTER_PATH", str(jupyter_path))
     return execute(source, folder / f"executed-{source.name}", kernel_name=kernel,
-                   cwd=folder)
+                   cwd=folder, widgets=False)
 
 
 # --- the files ----------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
     # Every figure drawn is checked as a phone would show it (reliability.notebook).
     audit = tmp_path / "figures.jsonl"
     audit.touch()
-    ran = execute(path, tmp_path / path.name, parameters,
+    ran = execute(path, tmp_path / path.name, parameters, widgets=False,
                   environment={AUDIT_VARIABLE: str(audit)})
     figures = [json.loads(line) for line in audit.read_text().splitlines()]
     assert figures, "no figure was audited: does the chapter call setup()?"
@@ -116,7 +116,7 @@ def test_the_russian_chapter_runs_at_an_end_of_its_ranges_and_draws_in_russian(p
     parameters = extreme_cases(path.stem)[-1]
     audit = tmp_path / "figures.jsonl"
     audit.touch()
-    execute(russian, tmp_path / path.name, parameters,
+    execute(russian, tmp_path / path.name, parameters, widgets=False,
             environment={AUDIT_VARIABLE: str(audit)})
     figures = [json.loads(line) for line in audit.read_text().splitlines()]
     assert figures, "no figure was audited: does the chapter call setup()?"

@@ -36,7 +36,7 @@ from scipy.special import expit, gammaln, logit
 from scipy.stats import betabinom, binom
 
 from . import _validate
-from .i18n import N_, _
+from .i18n import N_, _, gettext
 from .stats import pass_at_k, pass_hat_k, z_value
 
 __all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
@@ -528,7 +528,7 @@ def extrapolation_summary(frame):
         raise ValueError("frame must be a result of extrapolation_table (it lacks the "
                          "fit or values column)")
     shown = frame.drop(columns=["values"]).copy()
-    shown["fit"] = [fit.family for fit in frame["fit"]]
+    shown["fit"] = [gettext(fit.family) for fit in frame["fit"]]
     for column in ("band (rounding)", "band (2 SE)"):
         shown[column] = [_("{low:.3f} to {high:.3f}").format(low=b[0], high=b[1])
                          if b is not None else _("no task count") for b in shown[column]]

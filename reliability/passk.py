@@ -36,6 +36,7 @@ from scipy.special import expit, gammaln, logit
 from scipy.stats import betabinom, binom
 
 from . import _validate
+from .i18n import N_, _, gettext
 from .stats import pass_at_k, pass_hat_k, z_value
 
 __all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
@@ -79,9 +80,9 @@ class PassCurves:
         import pandas as pd
 
         return pd.DataFrame({
-            "pass@k": self.pass_at, "pass@k low": self.pass_at_low,
-            "pass@k high": self.pass_at_high, "pass^k": self.pass_hat,
-            "pass^k low": self.pass_hat_low, "pass^k high": self.pass_hat_high},
+            "pass@k": self.pass_at, N_("pass@k low"): self.pass_at_low,
+            N_("pass@k high"): self.pass_at_high, "pass^k": self.pass_hat,
+            N_("pass^k low"): self.pass_hat_low, N_("pass^k high"): self.pass_hat_high},
             index=pd.Index(self.k, name="k")).round(3)
 
 
@@ -322,7 +323,8 @@ class Fit:
         return float(np.max(np.abs(self.residuals)))
 
 
-_FAMILIES = ("Beta", "Beta + never-solved share", "Beta + always-solved share")
+# Marked for the catalogs: the family's name is a text cell of extrapolation_summary's table.
+_FAMILIES = (N_("Beta"), N_("Beta + never-solved share"), N_("Beta + always-solved share"))
 
 
 def _family_mix(family: str, x) -> TaskMix:
@@ -508,11 +510,11 @@ def extrapolation_table(board, k: int = 8, *, tasks=None):
                              f"without a gap, got {published.tolist()}")
         values = group["fraction"].to_numpy(dtype=float)
         out = extrapolate(values, k, tasks=tasks.get(setting))
-        rows.append({"setting": setting, "model": model, "values": values,
-                     "fit": out["fit"], "pass^1": float(values[0]),
-                     "fit misses by": out["fit"].largest_miss,
-                     f"fitted pass^{k}": out["fitted"], "band (rounding)": out["rounding"],
-                     "band (2 SE)": out["sampling"]})
+        rows.append({N_("setting"): setting, N_("model"): model, "values": values,
+                     N_("fit"): out["fit"], "pass^1": float(values[0]),
+                     N_("fit misses by"): out["fit"].largest_miss,
+                     f"fitted pass^{k}": out["fitted"], N_("band (rounding)"): out["rounding"],
+                     N_("band (2 SE)"): out["sampling"]})
     return pd.DataFrame(rows)
 
 
@@ -526,10 +528,10 @@ def extrapolation_summary(frame):
         raise ValueError("frame must be a result of extrapolation_table (it lacks the "
                          "fit or values column)")
     shown = frame.drop(columns=["values"]).copy()
-    shown["fit"] = [fit.family for fit in frame["fit"]]
+    shown["fit"] = [gettext(fit.family) for fit in frame["fit"]]
     for column in ("band (rounding)", "band (2 SE)"):
-        shown[column] = [f"{b[0]:.3f} to {b[1]:.3f}" if b is not None else "no task count"
-                         for b in shown[column]]
+        shown[column] = [_("{low:.3f} to {high:.3f}").format(low=b[0], high=b[1])
+                         if b is not None else _("no task count") for b in shown[column]]
     return shown
 
 
@@ -579,7 +581,7 @@ def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -
     z = z_value(confidence)
     tasks = np.array([max(1, math.ceil((2 * z) ** 2 * estimator_variance(mix, k, int(n))
                                        / width ** 2)) for n in trials], dtype=np.int64)
-    return {"trials": trials, "tasks": tasks, "runs": tasks * trials}
+    return {N_("trials"): trials, N_("tasks"): tasks, N_("runs"): tasks * trials}
 
 
 # --- published numbers ------------------------------------------------------------------
@@ -606,3 +608,17 @@ def published_table(table):
     scale = np.where(table["unit"] == "%", 0.01, 1.0)
     table["fraction"] = table["value"].astype(float) * scale
     return table
+
+
+# Headers and text cells of the chapter's tables that come from data or from a column
+# named at run time, marked so they reach the catalogs (:func:`reliability.notebook.table`
+# translates them at display): extrapolation_table's column at the chapter's k = 8, and
+# the columns and text of the tau-bench rows the chapter shows.
+_TABLE_LABELS = (
+    N_("fitted pass^8"),
+    N_("metric"), N_("value"), N_("unit"), N_("qualifier"), N_("where"),
+    N_("about"), N_("about (the abstract: below 25)"),
+    N_("Table 2 (gpt-4o, function-calling agent); the abstract gives only '<50%' of the "
+       "tasks"),
+    N_("abstract ('pass^8 <25% in retail'); the lesson says about 25%"),
+)

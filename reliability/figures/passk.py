@@ -12,6 +12,7 @@ from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
+from ..i18n import N_, _, gettext
 from ..live import nearest
 
 __all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
@@ -64,9 +65,9 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
     if k is not None:
         ax.axvline(k, color=PALETTE["grey"], lw=1)
         # One line per task mix: all four values on one line would not fit a phone.
-        title = "\n".join([f"k = {k} (model)", *parts])
-    ax.set(xlabel="k (trials of the same task)", ylabel="share of tasks", ylim=(0, 1.02),
-           title=title)
+        title = "\n".join([_("k = {k} (model)").format(k=k), *parts])
+    ax.set(xlabel=_("k (trials of the same task)"), ylabel=_("share of tasks"),
+           ylim=(0, 1.02), title=title)
     _k_ticks(ax, ks)
     percent_axis(ax.yaxis)
     ax.legend(ncol=2, loc="center right")
@@ -98,12 +99,15 @@ def plot_curves(result, mix=None, *, title: str):
             ("pass^k", result.pass_hat, result.pass_hat_low, result.pass_hat_high,
              PALETTE["blue"])):
         ax.errorbar(k, point, yerr=[point - low, high - point], fmt="o", capsize=3,
-                    color=colour, label=f"{name}, measured, {result.confidence:.0%} interval")
+                    color=colour, label=_("{name}, measured, {confidence:.0%} interval")
+                    .format(name=name, confidence=result.confidence))
         if mix is not None:
             closed = mix.pass_at(k) if name == "pass@k" else mix.pass_hat(k)
-            ax.plot(k, closed, "-", lw=1, color=colour, label=f"{name}, closed form")
-    ax.set(xlabel=f"k (of {result.trials} trials per task)",
-           ylabel=f"share of the {result.tasks} tasks", ylim=(0, 1.02), title=title)
+            ax.plot(k, closed, "-", lw=1, color=colour,
+                    label=_("{name}, closed form").format(name=name))
+    ax.set(xlabel=_("k (of {trials} trials per task)").format(trials=result.trials),
+           ylabel=_("share of the {tasks} tasks").format(tasks=result.tasks), ylim=(0, 1.02),
+           title=title)
     _k_ticks(ax, k)
     percent_axis(ax.yaxis)
     # Below the axes: inside, it would cover the interval bars.
@@ -122,32 +126,34 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
     _validate.text("title", title)
     fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 4.6), sharey=True, squeeze=False)
     ks = np.arange(1, kmax + 1)
+    fitted = set()  # each panel's own fitted-mix label, left out of the shared legend
     for ax, row in zip(axes[0], rows):
         values = np.asarray(row["values"])
-        ax.plot(ks, row["fit"].mix.pass_hat(ks), color=PALETTE["blue"], lw=1,
-                label=f"fitted mix ({row['fit'].family})")
+        label = _("fitted mix ({family})").format(family=gettext(row["fit"].family))
+        fitted.add(label)
+        ax.plot(ks, row["fit"].mix.pass_hat(ks), color=PALETTE["blue"], lw=1, label=label)
         ax.plot(np.arange(1, values.size + 1), values, "o", color=PALETTE["black"],
-                label="published pass^1..4")
-        for band, lw, name in ((row["sampling"], 1.5, "any mix, within 2 SE"),
-                               (row["rounding"], 6, "any mix, within rounding")):
+                label=_("published pass^1..4"))
+        for band, lw, name in ((row["sampling"], 1.5, _("any mix, within 2 SE")),
+                               (row["rounding"], 6, _("any mix, within rounding"))):
             if band is None:
                 continue
             ax.plot([kmax, kmax], band, color=PALETTE["vermillion"], lw=lw,
                     solid_capstyle="butt", label=f"pass^{kmax}: {name}")
         if row.get("headline") is not None:
             ax.plot(kmax + 0.35, row["headline"], "D", color=PALETTE["green"],
-                    label=f"paper's pass^{kmax} bound")
+                    label=_("paper's pass^{k} bound").format(k=kmax))
         ax.set(xlabel="k", title=row["label"], xticks=ks, ylim=(0, 1))
         percent_axis(ax.yaxis)
-    axes[0][0].set_ylabel("pass^k (share of tasks)")
+    axes[0][0].set_ylabel(_("pass^k (share of tasks)"))
     handles, labels = [], []
     for ax in axes[0]:
         for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels and not lab.startswith("fitted"):
+            if lab not in labels and lab not in fitted:
                 handles.append(h)
                 labels.append(lab)
     handles.insert(0, axes[0][0].get_lines()[0])
-    labels.insert(0, "fitted mix")
+    labels.insert(0, _("fitted mix"))
     fig.legend(handles, labels, loc="lower center", ncol=2)
     fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.2, 1, 1))
@@ -194,8 +200,8 @@ def wilson_table(sizes, rate: float, confidence: float = 0.95):
     sizes = np.asarray(sizes, dtype=int)
     successes = np.rint(rate * sizes).astype(int)
     low, high = wilson_interval(successes, sizes, confidence)
-    return {"cases": sizes, "step": 1.0 / sizes, "observed": successes / sizes,
-            "low": np.asarray(low), "high": np.asarray(high)}
+    return {N_("cases"): sizes, N_("step"): 1.0 / sizes, N_("observed"): successes / sizes,
+            N_("low"): np.asarray(low), N_("high"): np.asarray(high)}
 
 
 def plot_wilson(table, *, title: str):
@@ -209,9 +215,9 @@ def plot_wilson(table, *, title: str):
     rows = np.arange(len(obs))
     ax.errorbar(obs, rows, xerr=[obs - low, high - obs], fmt="o", capsize=4,
                 color=PALETTE["blue"])
-    ax.set_yticks(rows, [f"{n:,} cases: ±{50 * (hi - lo):.0f} pp"
+    ax.set_yticks(rows, [_("{n:,} cases: ±{pp:.0f} pp").format(n=n, pp=50 * (hi - lo))
                          for n, lo, hi in zip(table["cases"], low, high)])
-    ax.set(xlabel="score (dot) and its 95% Wilson interval (bar)", xlim=(0, 1),
+    ax.set(xlabel=_("score (dot) and its 95% Wilson interval (bar)"), xlim=(0, 1),
            ylim=(len(obs) - 0.5, -0.5), title=title)
     percent_axis(ax.xaxis)
     fig.tight_layout()
@@ -267,9 +273,10 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
         slots = {"hat": f"{mix.pass_hat(k):.1%}", "at": f"{mix.pass_at(k):.1%}",
                  "same": f"{pass1 ** k:.1%}"}
         x, rate, low, high = measured(pass1, s)
-        slots["measured"] = (f"at {rate[k - 1]:.1%} (95% bootstrap interval "
-                             f"{low[k - 1]:.1%} to {high[k - 1]:.1%})" if k <= runs else
-                             f"not at all: pass^{k} needs {k} runs of a case")
+        slots["measured"] = (
+            _("at {rate:.1%} (95% bootstrap interval {low:.1%} to {high:.1%})").format(
+                rate=rate[k - 1], low=low[k - 1], high=high[k - 1]) if k <= runs else
+            _("not at all: pass^{k} needs {k} runs of a case").format(k=k))
         return slots
 
     def closed(pass1, s, which):
@@ -282,36 +289,39 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
 
     return Explorer(
         name="ch4-mixes",
-        controls=(Control("pass1", "pass^1 (mean success of one run)", LIVE_PASS1, pass1,
+        controls=(Control("pass1", _("pass^1 (mean success of one run)"), LIVE_PASS1, pass1,
                           ".0%"),
-                  Control("s", "how alike the tasks are (concentration s)",
+                  Control("s", _("how alike the tasks are (concentration s)"),
                           LIVE_CONCENTRATIONS, concentration, "g"),
-                  Control("k", "k (runs of the same task)", tuple(int(v) for v in ks), k,
+                  Control("k", _("k (runs of the same task)"), tuple(int(v) for v in ks), k,
                           "d")),
         series=(
-            Series("pass^k, model", lambda pass1, s: closed(pass1, s, "hat"),
+            Series(_("pass^k, model"), lambda pass1, s: closed(pass1, s, "hat"),
                    depends=("pass1", "s")),
-            Series("pass@k, model", lambda pass1, s: closed(pass1, s, "at"),
+            Series(_("pass@k, model"), lambda pass1, s: closed(pass1, s, "at"),
                    depends=("pass1", "s"), dashed=True),
-            Series("pass^k if every task were alike", lambda pass1: {
+            Series(_("pass^k if every task were alike"), lambda pass1: {
                 "x": ks, "y": pass1 ** ks}, depends=("pass1",), colour="grey"),
-            Series(f"pass^k measured, {cases:,d} cases x {runs:,d} runs, 95% bootstrap "
-                   "interval", lambda pass1, s: dict(zip(("x", "y", "low", "high"),
-                                                         measured(pass1, s))),
+            Series(_("pass^k measured, {cases} cases x {runs} runs, 95% bootstrap "
+                     "interval").format(cases=f"{cases:,d}", runs=f"{runs:,d}"),
+                   lambda pass1, s: dict(zip(("x", "y", "low", "high"), measured(pass1, s))),
                    depends=("pass1", "s"), kind="points", colour="orange"),
-            Series("the chosen k", marker, depends=("pass1", "s", "k"), kind="marker",
+            Series(_("the chosen k"), marker, depends=("pass1", "s", "k"), kind="marker",
                    colour="black")),
-        words=Words("Model: tasks with pass^1 = {pass1}, spread with concentration "
-                    "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
-                    "succeeded with probability {pass1}, pass^{k} would be {same}. "
-                    f"{cases:,d} simulated cases x {runs:,d} runs measure pass^{{k}} "
-                    "{measured}.", words, depends=("pass1", "s", "k")),
-        x_label="k (runs of the same task)", y_label="share of tasks",
-        title="pass^k and pass@k (model)",
-        alt="Line chart: pass^k falls and pass@k rises as k grows from 1 to "
-            f"{kmax}, both starting at pass^1; a grey line shows pass^k if every task "
-            "were alike, orange dots with interval bars are seeded simulations, and black "
-            "rings mark the chosen k.",
+        # {cases} and {runs} are filled here; the other slots are the page's, so they are
+        # replaced one by one rather than with str.format.
+        words=Words(_("Model: tasks with pass^1 = {pass1}, spread with concentration "
+                      "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
+                      "succeeded with probability {pass1}, pass^{k} would be {same}. "
+                      "{cases} simulated cases x {runs} runs measure pass^{k} {measured}.")
+                    .replace("{cases}", f"{cases:,d}").replace("{runs}", f"{runs:,d}"),
+                    words, depends=("pass1", "s", "k")),
+        x_label=_("k (runs of the same task)"), y_label=_("share of tasks"),
+        title=_("pass^k and pass@k (model)"),
+        alt=_("Line chart: pass^k falls and pass@k rises as k grows from 1 to {kmax}, both "
+              "starting at pass^1; a grey line shows pass^k if every task were alike, "
+              "orange dots with interval bars are seeded simulations, and black rings mark "
+              "the chosen k.").format(kmax=kmax),
         x_range=(0.5, kmax + 0.5), y_range=(0.0, 1.0),
         source=("reliability.figures.passk.live_mixes",
                 {"cases": cases, "runs": runs, "seed": seed, "pass1": pass1,

@@ -248,18 +248,21 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     index = _validate.flag("index", index)
     # Headers and text cells marked for translation (N_) show in the page's language;
     # the frame itself keeps its English column names for the code that reads it.
-    original = {i18n.translate(c): c for c in frame.columns}
+    english_columns = list(frame.columns)  # by position: the renamed ones are translated
     frame = frame.rename(columns=i18n.translate, index=i18n.translate)
     if formats is not None and isinstance(formats, dict):
         formats = {i18n.translate(k): v for k, v in formats.items()}
-    text_columns = [c for c in frame.columns if frame[c].dtype == object
-                    or pd.api.types.is_string_dtype(frame[c])]
+    text_columns = [i for i, c in enumerate(frame.columns)
+                    if frame.iloc[:, i].dtype == object
+                    or pd.api.types.is_string_dtype(frame.iloc[:, i])]
     if text_columns and i18n.get_language() != "en":
         frame = frame.copy()
-        for column in text_columns:
+        for i in text_columns:
             # a cell reads as its column gives it context ("low" confidence), else plainly
-            frame[column] = [i18n.pgettext(str(original[column]), v) if isinstance(v, str)
-                             else v for v in frame[column]]
+            english = english_columns[i]
+            context = english[-1] if isinstance(english, tuple) else english
+            frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
+                               for v in frame.iloc[:, i]])
     style = frame.style.set_uuid(name)
     if formats is not None:
         style = style.format(formats)

@@ -41,6 +41,13 @@ _RIG_COLUMNS = ("stage", "condition", "metric", "model", "value", "low", "high",
                 "successes", "trials")
 
 
+def _guardrail_label(name: str) -> str:
+    """A guardrail's code name (``error_recovery``) as a figure labels it: its short name
+    in the page's language, or the name with spaces in English."""
+    word = translate(name)
+    return name.replace("_", " ") if word == name else word
+
+
 def _ladder_rows(rows) -> dict:
     """What :func:`reliability.lab.failure_ladder` returns: class -> arms and names."""
     _checks.table("rows", rows, _LADDER_KEYS, what="failure_ladder's rows")
@@ -111,7 +118,7 @@ def plot_ladder(rows, *, title: str):
             if role != "baseline":
                 name = row[f"{role}_name"]
                 ax.text(1.02, y, _("{name}: fired {count}x").format(
-                    name=translate(name.replace("_", " ")), count=arm.fired[name]),
+                    name=_guardrail_label(name), count=arm.fired[name]),
                         va="center")
         labels.append(translate(failure))
         ticks.append(i * 4 + 1)
@@ -330,7 +337,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
     counts = [dash.fired[g] for g in GUARDRAILS]
     ax.barh(range(len(GUARDRAILS)), counts, color=PALETTE["sky"])
     ax.set_yticks(range(len(GUARDRAILS)),
-                  [translate(g.replace("_", " ")) for g in GUARDRAILS])
+                  [_guardrail_label(g) for g in GUARDRAILS])
     ax.invert_yaxis()
     ax.set(xlabel=_("times fired in {runs} runs").format(runs=dash.runs),
            title=_("firings per guardrail"))

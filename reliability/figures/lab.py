@@ -15,7 +15,7 @@ from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 from . import _checks
 from ..live import nearest
-from ..i18n import N_, _, translate
+from ..i18n import N_, NP_, _, pgettext, translate
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -31,9 +31,12 @@ _CLASS_COLOURS = {"success": PALETTE["green"], "fixed": PALETTE["sky"],
 
 
 #: The arms' roles and the guardrails' code names, as the ladder's table shows them.
-_ROLES = (N_("baseline"), N_("mismatched"), N_("matched"))
+_ROLES = (NP_("arm", "baseline"), NP_("arm", "mismatched"), NP_("arm", "matched"))
 _TABLE_WORDS = (N_("error_recovery"), N_("retry_nudge"), N_("submit_nudge"),
-                N_("validation"), N_("strong"), N_("medium"), N_("weak"), N_("clean"))
+                N_("validation"))
+#: The profiles' names, as the capability ladder labels them.
+_PROFILE_NAMES = (NP_("profile", "strong"), NP_("profile", "medium"),
+                  NP_("profile", "weak"), NP_("profile", "clean"))
 
 _LADDER_KEYS = ("baseline", "mismatched", "matched", "matched_name", "mismatched_name")
 _MIRROR_KEYS = ("label", "rig", "rig_low", "rig_high", "lab", "lab_low", "lab_high")
@@ -112,7 +115,7 @@ def plot_ladder(rows, *, title: str):
             arm = row[role]
             rate, below, above = _bar(arm)
             ax.barh(y, rate, color=_ARM_COLOURS[role], height=0.8,
-                    label=translate(role) if i == 0 else None)
+                    label=pgettext("arm", role) if i == 0 else None)
             ax.errorbar(rate, y, xerr=[[below], [above]], fmt="none", color="black",
                         capsize=2, lw=1)
             if role != "baseline":
@@ -189,7 +192,8 @@ def plot_capability(ladder: dict, *, title: str):
     _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
-        for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"], _("baseline")),
+        for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"],
+                                            pgettext("arm", "baseline")),
                                            (0.2, guarded, PALETTE["blue"],
                                             _("+ all four guardrails"))):
             if arm is None:
@@ -202,7 +206,7 @@ def plot_capability(ladder: dict, *, title: str):
             ax.errorbar(i + offset, rate, yerr=[[below], [above]], fmt="none", color="black",
                         capsize=3, lw=1)
     ax.set_xticks(range(len(ladder)),
-                  [_("{name} profile").format(name=translate(n)) for n in ladder])
+                  [_("{name} profile").format(name=pgettext("profile", n)) for n in ladder])
     ax.set(ylim=(0, 1.05), ylabel=_("share of runs graded PASS (95% Wilson)"), title=title)
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()

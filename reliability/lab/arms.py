@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import _validate
-from ..i18n import N_, _, translate
+from ..i18n import N_, _, pgettext, translate
 from ..passk import TaskMix
 from ..stats import newcombe_interval, pass_hat_k, wilson_interval
 
@@ -269,7 +269,8 @@ def capability_ladder(profiles: dict, guardrails: Guardrails, *, runs: int = 200
     ladder = {}
     for name, profile in profiles.items():
         s = Scenario(profile=profile, **scenario)
-        base = run_arm(s, Guardrails(), runs=runs, seed=seed, label=_("baseline"))
+        base = run_arm(s, Guardrails(), runs=runs, seed=seed,
+                       label=pgettext("arm", "baseline"))
         guarded = None
         if base.successes < base.runs:
             guarded = run_arm(s, guardrails, runs=runs, seed=seed, label=guardrails.label)
@@ -413,7 +414,7 @@ def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None,
         if max_turns is not None:
             settings["max_turns"] = max_turns
         arms = ablation(Scenario(**settings), {
-            _("baseline"): Guardrails(),
+            pgettext("arm", "baseline"): Guardrails(),
             _("+{name} (mismatched)").format(name=translate(mismatched.replace("_", " "))):
                 Guardrails.only(mismatched),
             _("+{name} (matched)").format(name=translate(matched.replace("_", " "))):

@@ -23,7 +23,7 @@ import numbers
 from dataclasses import dataclass
 
 from .. import _validate
-from ..i18n import N_, _, translate
+from ..i18n import N_, pgettext, translate
 
 __all__ = ["Guardrails", "Check", "validate", "GUARDRAILS", "NONE", "ALL"]
 
@@ -67,7 +67,7 @@ class Guardrails:
     @property
     def label(self) -> str:
         return (" + ".join(translate(n.replace("_", " ")) for n in self.on)
-                or _("baseline"))
+                or pgettext("arm", "baseline"))
 
 
 NONE = Guardrails()

@@ -15,6 +15,7 @@ from ..notebook import PALETTE, percent_axis
 from ..stats import wilson_interval
 from . import _checks
 from ..live import nearest
+from ..i18n import N_, NP_, _, pgettext, translate
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -29,10 +30,25 @@ _CLASS_COLOURS = {"success": PALETTE["green"], "fixed": PALETTE["sky"],
                   "no_submit": PALETTE["orange"], "turn_limit": PALETTE["grey"]}
 
 
+#: The arms' roles and the guardrails' code names, as the ladder's table shows them.
+_ROLES = (NP_("arm", "baseline"), NP_("arm", "mismatched"), NP_("arm", "matched"))
+_TABLE_WORDS = (N_("error_recovery"), N_("retry_nudge"), N_("submit_nudge"),
+                N_("validation"))
+#: The profiles' names, as the capability ladder labels them.
+_PROFILE_NAMES = (NP_("profile", "strong"), NP_("profile", "medium"),
+                  NP_("profile", "weak"), NP_("profile", "clean"))
+
 _LADDER_KEYS = ("baseline", "mismatched", "matched", "matched_name", "mismatched_name")
 _MIRROR_KEYS = ("label", "rig", "rig_low", "rig_high", "lab", "lab_low", "lab_high")
 _RIG_COLUMNS = ("stage", "condition", "metric", "model", "value", "low", "high",
                 "successes", "trials")
+
+
+def _guardrail_label(name: str) -> str:
+    """A guardrail's code name (``error_recovery``) as a figure labels it: its short name
+    in the page's language, or the name with spaces in English."""
+    word = translate(name)
+    return name.replace("_", " ") if word == name else word
 
 
 def _ladder_rows(rows) -> dict:
@@ -78,10 +94,11 @@ def ladder_table(rows) -> list[dict]:
             low, high = arm.interval()
             guardrail = {"baseline": "-", "mismatched": row["mismatched_name"],
                          "matched": row["matched_name"]}[role]
-            table.append({"failure": failure, "arm": role, "guardrail": guardrail,
-                          "successes": arm.successes, "runs": arm.runs, "rate": arm.rate,
-                          "low": low, "high": high,
-                          "fired": 0 if role == "baseline" else arm.fired[guardrail]})
+            table.append({N_("failure"): failure, N_("arm"): role,
+                          N_("guardrail"): guardrail, N_("successes"): arm.successes,
+                          N_("runs"): arm.runs, N_("rate"): arm.rate, N_("low"): low,
+                          N_("high"): high,
+                          N_("fired"): 0 if role == "baseline" else arm.fired[guardrail]})
     return table
 
 
@@ -98,18 +115,20 @@ def plot_ladder(rows, *, title: str):
             arm = row[role]
             rate, below, above = _bar(arm)
             ax.barh(y, rate, color=_ARM_COLOURS[role], height=0.8,
-                    label=role if i == 0 else None)
+                    label=pgettext("arm", role) if i == 0 else None)
             ax.errorbar(rate, y, xerr=[[below], [above]], fmt="none", color="black",
                         capsize=2, lw=1)
             if role != "baseline":
                 name = row[f"{role}_name"]
-                ax.text(1.02, y, f"{name.replace('_', ' ')}: fired {arm.fired[name]}x",
+                ax.text(1.02, y, _("{name}: fired {count}x").format(
+                    name=_guardrail_label(name), count=arm.fired[name]),
                         va="center")
-        labels.append(failure)
+        labels.append(translate(failure))
         ticks.append(i * 4 + 1)
     ax.set_yticks(ticks, labels)
     ax.invert_yaxis()
-    ax.set(xlim=(0, 1), xlabel="share of runs graded PASS by the oracle (95% Wilson interval)",
+    ax.set(xlim=(0, 1),
+           xlabel=_("share of runs graded PASS by the oracle (95% Wilson interval)"),
            title=title)
     percent_axis(ax.xaxis)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.38), ncol=3)
@@ -138,8 +157,9 @@ def plot_blind_spot(arms: dict, *, title: str):
             raise ValueError(f"arms must hold composition() dicts, got {arms!r}")
         _checks.probabilities("arms", list(shares.values()))
     _validate.text("title", title)
-    names = {"success": "right", "fixed": "right after validation sent the parts back",
-             **FAILURE_CLASSES}
+    names = {key: translate(text) for key, text in {
+        "success": N_("right"), "fixed": N_("right after validation sent the parts back"),
+        **FAILURE_CLASSES}.items()}
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
     for y, (label, shares) in enumerate(arms.items()):
         left = 0.0
@@ -155,7 +175,7 @@ def plot_blind_spot(arms: dict, *, title: str):
             left += share
     ax.set_yticks(range(len(arms)), list(arms))
     ax.invert_yaxis()
-    ax.set(xlim=(0, 1), xlabel="share of runs", title=title)
+    ax.set(xlim=(0, 1), xlabel=_("share of runs"), title=title)
     percent_axis(ax.xaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
@@ -172,19 +192,22 @@ def plot_capability(ladder: dict, *, title: str):
     _validate.text("title", title)
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
-        for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"], "baseline"),
-                                           (0.2, guarded, PALETTE["blue"], "+ all four guardrails")):
+        for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"],
+                                            pgettext("arm", "baseline")),
+                                           (0.2, guarded, PALETTE["blue"],
+                                            _("+ all four guardrails"))):
             if arm is None:
-                ax.text(i + offset, 0.5, "no bar:\nnothing\nto close", ha="center",
+                ax.text(i + offset, 0.5, _("no bar:\nnothing\nto close"), ha="center",
                         va="center")
                 continue
             rate, below, above = _bar(arm)
             ax.bar(i + offset, rate, width=0.38, color=colour, label=label if i == 1 or (
-                i == 0 and label == "baseline") else None)
+                i == 0 and offset < 0) else None)
             ax.errorbar(i + offset, rate, yerr=[[below], [above]], fmt="none", color="black",
                         capsize=3, lw=1)
-    ax.set_xticks(range(len(ladder)), [f"{n} profile" for n in ladder])
-    ax.set(ylim=(0, 1.05), ylabel="share of runs graded PASS (95% Wilson)", title=title)
+    ax.set_xticks(range(len(ladder)),
+                  [_("{name} profile").format(name=pgettext("profile", n)) for n in ladder])
+    ax.set(ylim=(0, 1.05), ylabel=_("share of runs graded PASS (95% Wilson)"), title=title)
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
@@ -203,16 +226,17 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
     fig, ax = plt.subplots(figsize=(7.0, 4.6))
     for i, row in enumerate(rows):
         for offset, key, colour, marker, label in ((-0.15, "rig", PALETTE["vermillion"], "s",
-                                                    "rig, real models (published)"),
+                                                    _("rig, real models (published)")),
                                                    (0.15, "lab", PALETTE["blue"], "o",
-                                                    "lab, simulated profile")):
+                                                    _("lab, simulated profile"))):
             value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
             ax.errorbar(value, i + offset, xerr=[[value - low], [high - value]], fmt=marker,
                         color=colour, capsize=3, label=label if i == 0 else None)
     ax.axvline(0, color="black", lw=1)
     ax.set_yticks(range(len(rows)), [r["label"] for r in rows])
     ax.invert_yaxis()
-    ax.set(xlabel="gap closed by the guardrail, percentage points (95% Newcombe interval)",
+    ax.set(xlabel=_("gap closed by the guardrail, percentage points "
+                    "(95% Newcombe interval)"),
            title=title)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.35), ncol=2)
     ax.grid(axis="y", visible=False)
@@ -242,16 +266,19 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
         _checks.array("closed", curve[1], length=len(curve[0]), per="rate")
     ax = fig.add_subplot(111)
     for (label, (xs, ys)), colour in zip(closed.items(), (PALETTE["grey"], PALETTE["blue"])):
-        ax.plot(xs, ys, color=colour, lw=1.5, label=f"{label}: closed form")
+        ax.plot(xs, ys, color=colour, lw=1.5, label=_("{label}: closed form").format(
+            label=label))
     base, recovered = frames[rate]
     for arm, colour in ((base, PALETTE["grey"]), (recovered, PALETTE["blue"])):
         value, below, above = _bar(arm)
         ax.errorbar(rate, value, yerr=[[below], [above]], fmt="o", color=colour, capsize=3)
     gap = recovered.rate - base.rate
-    ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05), xlabel="injected transient fault rate per call",
-           ylabel="share of runs graded PASS",
-           title=f"Lab model, fault rate {rate:.0%}:\n"
-                 f"error recovery adds {100 * gap:+.0f} pp to the pass rate")
+    ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05),
+           xlabel=_("injected transient fault rate per call"),
+           ylabel=_("share of runs graded PASS"),
+           title=_("Lab model, fault rate {rate:.0%}:\n"
+                   "error recovery adds {gap:+.0f} pp to the pass rate").format(
+                       rate=rate, gap=100 * gap))
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
     ax.legend(loc="lower left")
@@ -282,17 +309,20 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ks, values = band.k, band.pass_hat
     ax = axes[0, 0]
     ax.fill_between(ks, band.pass_hat_low, band.pass_hat_high, color=PALETTE["blue"],
-                    alpha=0.2, lw=0, label="95% bootstrap band")
-    ax.plot(ks, values, "o-", color=PALETTE["blue"], label="measured pass^k")
-    ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label="pass^1 to the k")
-    ax.set(xlabel="k (runs that must all pass)", ylabel="share of cases", ylim=(0, 1),
-           title=f"pass^k, {dash.cases} cases x {dash.runs_per_case}")
+                    alpha=0.2, lw=0, label=_("95% bootstrap band"))
+    ax.plot(ks, values, "o-", color=PALETTE["blue"], label=_("measured pass^k"))
+    ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label=_("pass^1 to the k"))
+    ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"), ylim=(0, 1),
+           title=_("pass^k, {cases} cases x {runs}").format(cases=dash.cases,
+                                                             runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
-    for ax, (count, total, label, what) in zip(
+    for ax, (count, total, label, nothing, share_of) in zip(
             (axes[0, 1], axes[1, 0]),
-            ((dash.rejected, dash.answers, "rejected by validation", "answers"),
-             (dash.turn_limited, dash.runs, "hit the turn limit", "runs"))):
+            ((dash.rejected, dash.answers, _("rejected by validation"),
+              _("no answers to count"), _("share of answers")),
+             (dash.turn_limited, dash.runs, _("hit the turn limit"), _("no runs to count"),
+              _("share of runs")))):
         if total:
             low, high = wilson_interval(count, total)
             share = count / total
@@ -301,17 +331,20 @@ def plot_dashboard(dash, *, title: str, seed=0):
                         color="black", capsize=4)
         else:   # no answer reached the validator (e.g. one turn a run): no share to draw
             high = 0.0
-            ax.text(0, 0.05, f"no {what} to count", ha="center", va="center")
-        ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=f"share of {what}",
-               title=f"{label}:\n{count} of {total}")
+            ax.text(0, 0.05, nothing, ha="center", va="center")
+        ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=share_of,
+               title=_("{label}:\n{count} of {total}").format(label=label, count=count,
+                                                               total=total))
         ax.set_xticks([])
         percent_axis(ax.yaxis)
     ax = axes[1, 1]
     counts = [dash.fired[g] for g in GUARDRAILS]
     ax.barh(range(len(GUARDRAILS)), counts, color=PALETTE["sky"])
-    ax.set_yticks(range(len(GUARDRAILS)), [g.replace("_", " ") for g in GUARDRAILS])
+    ax.set_yticks(range(len(GUARDRAILS)),
+                  [_guardrail_label(g) for g in GUARDRAILS])
     ax.invert_yaxis()
-    ax.set(xlabel=f"times fired in {dash.runs} runs", title="firings per guardrail")
+    ax.set(xlabel=_("times fired in {runs} runs").format(runs=dash.runs),
+           title=_("firings per guardrail"))
     ax.grid(axis="y", visible=False)
     fig.suptitle(title)
     fig.legend(handles, labels, loc="lower center", ncol=2)
@@ -331,9 +364,12 @@ def plot_explorer(arms: dict, gap):
         ax.errorbar(i, rate, yerr=[[below], [above]], fmt="none", color="black", capsize=4)
     names = [name.replace(" + ", "\n+ ") for name in arms]
     fired = [sum(arm.fired.values()) for arm in arms.values()]
-    ax.set_xticks(range(len(arms)), [f"{n}\nfired {f}" for n, f in zip(names, fired)])
-    ax.set(ylim=(0, 1.05), ylabel="share of runs PASS",
-           title=f"gap {100 * gap.delta:+.1f} pp: a {gap.verdict}")
+    ax.set_xticks(range(len(arms)), [_("{name}\nfired {count}").format(name=n, count=f)
+                                     for n, f in zip(names, fired)])
+    title = (_("gap {gap:+.1f} pp: a result") if gap.verdict == "result"
+             else _("gap {gap:+.1f} pp: a null"))
+    ax.set(ylim=(0, 1.05), ylabel=_("share of runs PASS"),
+           title=title.format(gap=100 * gap.delta))
     percent_axis(ax.yaxis)
     ax.grid(axis="x", visible=False)
     fig.tight_layout()
@@ -353,12 +389,12 @@ def capability_table(ladder: dict):
     rows = []
     for name, (base, guarded) in ladder.items():
         gap = None if guarded is None else compare(base, guarded)
-        rows.append({"profile": name, "baseline": f"{base.successes}/{base.runs}",
-                     "all guardrails": "not run: nothing to close" if gap is None
+        rows.append({N_("profile"): name, N_("baseline"): f"{base.successes}/{base.runs}",
+                     N_("all guardrails"): N_("not run: nothing to close") if gap is None
                      else f"{guarded.successes}/{guarded.runs}",
-                     "gap, pp": "" if gap is None
+                     N_("gap, pp"): "" if gap is None
                      else _span(100 * gap.delta, 100 * gap.low, 100 * gap.high),
-                     "verdict": "" if gap is None else gap.verdict})
+                     N_("verdict"): "" if gap is None else gap.verdict})
     return pd.DataFrame(rows).set_index("profile")
 
 
@@ -385,9 +421,10 @@ def rig_check_table(rig, stages: dict):
                                int(counts.loc[(stage, arm)].trials)) for arm in spec[4]]
         low, high = newcombe_interval(kb, nb, ka, na)
         row = gaps.loc[stage]
-        rows.append({"stage": stage, "model": row.model, "counts": f"{ka}/{na} -> {kb}/{nb}",
-                     "published, pp": _span(row.value, row.low, row.high),
-                     "recomputed, pp": _span(100 * (kb / nb - ka / na), 100 * low,
+        rows.append({N_("stage"): stage, N_("model"): row.model,
+                     N_("counts"): f"{ka}/{na} -> {kb}/{nb}",
+                     N_("published, pp"): _span(row.value, row.low, row.high),
+                     N_("recomputed, pp"): _span(100 * (kb / nb - ka / na), 100 * low,
                                              100 * high)})
     return pd.DataFrame(rows).set_index("stage")
 
@@ -395,7 +432,7 @@ def rig_check_table(rig, stages: dict):
 def mirror_rows(mirrors) -> list[dict]:
     """The rig's and the lab's gap per stage, in pp, as :func:`plot_rig_vs_lab` takes them."""
     _mirrors(mirrors)
-    return [{"label": f"{m.stage}: {m.label.split(' (')[0]}", "rig": m.rig_gap,
+    return [{"label": f"{m.stage}: {translate(m.label.split(' (')[0])}", "rig": m.rig_gap,
              "rig_low": m.rig_low, "rig_high": m.rig_high, "lab": 100 * m.lab.delta,
              "lab_low": 100 * m.lab.low, "lab_high": 100 * m.lab.high} for m in mirrors]
 
@@ -405,10 +442,11 @@ def mirror_table(mirrors):
     _mirrors(mirrors)
     import pandas as pd
     return pd.DataFrame([{
-        "stage": m.stage, "rig model": m.model, "N per arm": m.trials,
-        "rig gap, pp": _span(m.rig_gap, m.rig_low, m.rig_high), "rig verdict": m.rig_verdict,
-        "lab gap, pp": _span(100 * m.lab.delta, 100 * m.lab.low, 100 * m.lab.high),
-        "lab verdict": m.lab.verdict} for m in mirrors]).set_index("stage")
+        N_("stage"): m.stage, N_("rig model"): m.model, N_("N per arm"): m.trials,
+        N_("rig gap, pp"): _span(m.rig_gap, m.rig_low, m.rig_high),
+        N_("rig verdict"): m.rig_verdict,
+        N_("lab gap, pp"): _span(100 * m.lab.delta, 100 * m.lab.low, 100 * m.lab.high),
+        N_("lab verdict"): m.lab.verdict} for m in mirrors]).set_index("stage")
 
 
 #: The live explorer's fault rates: the chapter's table's, 0 to 90 % in steps of 10 %
@@ -463,57 +501,63 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
     def words(fault, recovery, nudge):
         base, treated = arm(fault, 0, 0), arm(fault, recovery, nudge)
         gap = compare(base, treated)
-        on = [name for name, flag in (("error recovery", recovery),
-                                      ("the submit nudge", nudge)) if flag]
-        fired = [f"{name} fired {treated.fired[key]:,d} times" for name, key, flag in
-                 (("error recovery", "error_recovery", recovery),
-                  ("the submit nudge", "submit_nudge", nudge)) if flag]
+        names = ((_("error recovery"), "error_recovery", recovery),
+                 (_("the submit nudge"), "submit_nudge", nudge))
+        on = [name for name, key, flag in names if flag]
+        fired = [_("{name} fired {count:,d} times").format(name=name,
+                                                          count=treated.fired[key])
+                 for name, key, flag in names if flag]
+        joint = _(" and ")
         (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()
         return {"base": f"{base.rate:.1%}", "b_low": f"{b_low:.1%}",
                 "b_high": f"{b_high:.1%}", "b_closed": f"{closed(fault, 0):.1%}",
-                "arm": " and ".join(on) or "no guardrail on",
+                "arm": joint.join(on) or _("no guardrail on"),
                 "rate": f"{treated.rate:.1%}", "low": f"{t_low:.1%}",
                 "high": f"{t_high:.1%}", "closed": f"{closed(fault, recovery):.1%}",
-                "fired": " and ".join(fired) or "nothing fired",
+                "fired": joint.join(fired) or _("nothing fired"),
                 "gap": f"{100 * gap.delta:+.1f}", "g_low": f"{100 * gap.low:+.1f}",
-                "g_high": f"{100 * gap.high:+.1f}", "verdict": f"a {gap.verdict}"}
+                "g_high": f"{100 * gap.high:+.1f}",
+                "verdict": _("a result") if gap.verdict == "result" else _("a null")}
 
-    switch = ("off", "on")
+    switch = (_("off"), _("on"))
     return Explorer(
         name="ch9-faults",
-        controls=(Control("fault", "injected fault rate r (per call)", LIVE_FAULT_RATES,
+        controls=(Control("fault", _("injected fault rate r (per call)"), LIVE_FAULT_RATES,
                           fault, ".0%"),
-                  Control("recovery", "error recovery (matched)", (0, 1), recovery, "d",
+                  Control("recovery", _("error recovery (matched)"), (0, 1), recovery, "d",
                           labels=switch),
-                  Control("nudge", "submit nudge (mismatched)", (0, 1), nudge, "d",
+                  Control("nudge", _("submit nudge (mismatched)"), (0, 1), nudge, "d",
                           labels=switch)),
         series=(
-            Series("baseline, closed form",
+            Series(_("baseline, closed form"),
                    lambda: {"x": fine, "y": [closed(r, 0) for r in fine]}, colour="grey",
                    dashed=True),
-            Series("guardrail arm, closed form", lambda recovery: {
+            Series(_("guardrail arm, closed form"), lambda recovery: {
                 "x": fine, "y": [closed(r, recovery) for r in fine]}, depends=("recovery",)),
-            Series(f"baseline, {runs:,d} seeded runs, 95% Wilson interval", dots,
+            Series(_("baseline, {runs:,d} seeded runs, 95% Wilson interval").format(
+                runs=runs), dots,
                    kind="points", colour="grey"),
-            Series("guardrail arm, same seeds", dots, depends=("recovery", "nudge"),
+            Series(_("guardrail arm, same seeds"), dots, depends=("recovery", "nudge"),
                    kind="points", colour="blue"),
-            Series("the chosen fault rate", lambda fault, recovery, nudge: {
+            Series(_("the chosen fault rate"), lambda fault, recovery, nudge: {
                 "x": [fault], "y": [arm(fault, recovery, nudge).rate]},
                 depends=("fault", "recovery", "nudge"), kind="marker", colour="black")),
-        words=Words(f"Lab model (a faultless agent, {turns} turns, {runs:,d} paired runs "
-                    "per arm) at a fault rate of {fault}: the baseline passes {base} "
-                    "(95% Wilson interval {b_low} to {b_high}; closed form {b_closed}). "
-                    "With {arm} the arm passes {rate} ({low} to {high}; closed form "
-                    "{closed}), and {fired}. The gap is {gap} pp (95% Newcombe interval "
-                    "{g_low} to {g_high}): {verdict}.", words,
+        # The sentence's head is filled here; its {slots} are filled on the page.
+        words=Words(_("Lab model (a faultless agent, {turns} turns, {runs:,d} paired runs "
+                      "per arm) ").format(turns=turns, runs=runs)
+                    + _("at a fault rate of {fault}: the baseline passes {base} "
+                        "(95% Wilson interval {b_low} to {b_high}; closed form {b_closed}). "
+                        "With {arm} the arm passes {rate} ({low} to {high}; closed form "
+                        "{closed}), and {fired}. The gap is {gap} pp (95% Newcombe interval "
+                        "{g_low} to {g_high}): {verdict}."), words,
                     depends=("fault", "recovery", "nudge")),
-        x_label="injected transient fault rate per call",
-        y_label="share of runs graded PASS",
-        title="Pass rate by fault rate (lab model)",
-        alt="Line chart: the share of runs that pass falls as the injected fault rate rises "
-            "from 0 to 90%; grey is the baseline, blue the arm with the chosen guardrails, "
-            "lines the closed forms and dots with interval bars the lab's seeded runs; a "
-            "black ring marks the chosen fault rate.",
+        x_label=_("injected transient fault rate per call"),
+        y_label=_("share of runs graded PASS"),
+        title=_("Pass rate by fault rate (lab model)"),
+        alt=_("Line chart: the share of runs that pass falls as the injected fault rate "
+              "rises from 0 to 90%; grey is the baseline, blue the arm with the chosen "
+              "guardrails, lines the closed forms and dots with interval bars the lab's "
+              "seeded runs; a black ring marks the chosen fault rate."),
         x_percent=True, x_range=(-0.02, 0.92), y_range=(0.0, 1.0),
         source=("reliability.figures.lab.live_fault_rate",
                 {"runs": runs, "seed": seed, "max_turns": turns, "fault_rate": fault,

@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field, fields
 import numpy as np
 
 from .. import _validate
+from ..i18n import N_, _, translate
 from .faults import LOOKUPS, MalformedFaults, TransientFaults, check_arguments
 from .guardrails import GUARDRAILS, Guardrails, validate
 from .task import ORDER_KEY, ZONE_KEY, Task, oracle
@@ -113,7 +114,20 @@ class Event:
         _validate.text("text", self.text)
 
     def __str__(self):
-        return f"turn {self.turn} | {self.source:<7} | {self.kind:<16} | {self.text}"
+        # The columns are as wide as the longest word in the page's language (7 in English).
+        width = max(len(translate(s)) for s in SOURCES)
+        kind = translate(self.kind) if self.kind in KINDS else self.kind
+        return _("turn {turn} | {source} | {kind:<16} | {text}").format(
+            turn=self.turn, source=translate(self.source).ljust(width), kind=kind,
+            text=self.text)
+
+
+#: Who acts in a trajectory, and the kinds of event that are words (the others are status
+#: codes and guardrail names), marked for translation.
+SOURCES = (N_("model"), N_("tool"), N_("harness"), N_("grader"))
+KINDS = (N_("call"), N_("prose"), N_("submit"), N_("PASS"), N_("FAIL"))
+#: How a run ended, as the grader's line says it.
+ENDINGS = (N_("submitted"), N_("no_submit"), N_("turn_limit"))
 
 
 @dataclass(frozen=True)
@@ -231,7 +245,8 @@ class SimulatedAgent:
             return Action("submit", value=self._answer())
         chance_of_prose = (1 - self.p.heeds) if self.asked_to_submit else self.p.no_submit
         if self.rng.random() < chance_of_prose:
-            return Action("prose", text="The total is computed; calling submit_answer now...")
+            return Action("prose", text=_("The total is computed; calling submit_answer "
+                                          "now..."))
         return Action("submit", value=self._answer())
 
 
@@ -307,7 +322,8 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
                 retries += 1
                 fired["error_recovery"] += 1
                 events.append(Event(turn, "harness", "error_recovery",
-                                    f"503 absorbed, silent retry {retries} (not shown to model)"))
+                                    _("503 absorbed, silent retry {count} (not shown to "
+                                      "model)").format(count=retries)))
                 result = transient.strike(rng_faults)
             if result is None:
                 result = check_arguments(action.tool, action.args, accepted[action.tool])
@@ -322,14 +338,16 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
             if result.status == 400 and guardrails.retry_nudge:
                 fired["retry_nudge"] += 1
                 events.append(Event(turn, "harness", "retry_nudge",
-                                    "Your last tool call failed; read the error and correct the arguments."))
+                                    _("Your last tool call failed; read the error and "
+                                      "correct the arguments.")))
                 inbox.append({"kind": "retry_nudge", "tool": action.tool})
         elif action.kind == "prose":
             events.append(Event(turn, "model", "prose", action.text))
             if guardrails.submit_nudge:
                 fired["submit_nudge"] += 1
                 events.append(Event(turn, "harness", "submit_nudge",
-                                    "You have not called submit_answer; call it with your total."))
+                                    _("You have not called submit_answer; call it with "
+                                      "your total.")))
                 inbox.append({"kind": "submit_nudge"})
             else:
                 ending = "no_submit"
@@ -342,15 +360,17 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
                     fired["validation"] += 1
                     rejected += 1
                     events.append(Event(turn, "harness", "validation",
-                                        f"rejected: your retrieved parts are {check.parts[0]:g} "
-                                        f"and {check.parts[1]:g}; recompute the total"))
+                                        _("rejected: your retrieved parts are {item:g} and "
+                                          "{rate:g}; recompute the total").format(
+                                            item=check.parts[0], rate=check.parts[1])))
                     inbox.append({"kind": "validation", "parts": check.parts})
                     continue
             ending, submitted = "submitted", action.value
             break
     passed = ending == "submitted" and oracle(task, submitted)
     events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
-                        f"{ending}; submitted {submitted!r}, answer key {task.answer:g}"))
+                        _("{ending}; submitted {value!r}, answer key {answer:g}").format(
+                            ending=translate(ending), value=submitted, answer=task.answer)))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
 
 

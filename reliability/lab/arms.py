@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import _validate
+from ..i18n import N_, _, pgettext, translate
 from ..passk import TaskMix
 from ..stats import newcombe_interval, pass_hat_k, wilson_interval
 
@@ -38,12 +39,12 @@ __all__ = ["Scenario", "ArmResult", "Gap", "verdict", "classify", "run_arm", "ab
 
 #: How a failed run failed, in the order the figures stack them.
 FAILURE_CLASSES = {
-    "inconsistent": "wrong number, contradicted by its own evidence",
-    "never_retrieved": "never retrieved the rate",
-    "wrong_record": "wrong record, self-consistent",
-    "non_numeric": "non-numeric answer",
-    "no_submit": "stopped in prose, no submission",
-    "turn_limit": "hit the turn limit",
+    "inconsistent": N_("wrong number, contradicted by its own evidence"),
+    "never_retrieved": N_("never retrieved the rate"),
+    "wrong_record": N_("wrong record, self-consistent"),
+    "non_numeric": N_("non-numeric answer"),
+    "no_submit": N_("stopped in prose, no submission"),
+    "turn_limit": N_("hit the turn limit"),
 }
 
 
@@ -201,7 +202,7 @@ def verdict(low: float, high: float) -> str:
     high = _validate.real("high", high)
     if low > high:
         raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
-    return "result" if low > 0 or high < 0 else "null"
+    return N_("result") if low > 0 or high < 0 else N_("null")
 
 
 @dataclass(frozen=True)
@@ -229,10 +230,15 @@ class Gap:
     def sentence(self) -> str:
         # A difference of two rates is in percentage points, not percent.
         points = [100 * x for x in (self.delta, self.low, self.high)]
-        span = "{:+.1f} pp [{:+.1f}, {:+.1f}]".format(*points)
+        span = _("{delta:+.1f} pp [{low:+.1f}, {high:+.1f}]").format(
+            delta=points[0], low=points[1], high=points[2])
         if self.verdict == "result":
-            return f"{self.treated} vs {self.reference}: {span}, the interval excludes zero: a result"
-        return f"{self.treated} vs {self.reference}: {span}, the interval contains zero: a null"
+            sentence = _("{treated} vs {reference}: {span}, the interval excludes zero: "
+                         "a result")
+        else:
+            sentence = _("{treated} vs {reference}: {span}, the interval contains zero: "
+                         "a null")
+        return sentence.format(treated=self.treated, reference=self.reference, span=span)
 
 
 def compare(reference: ArmResult, treated: ArmResult, confidence: float = 0.95) -> Gap:
@@ -263,7 +269,8 @@ def capability_ladder(profiles: dict, guardrails: Guardrails, *, runs: int = 200
     ladder = {}
     for name, profile in profiles.items():
         s = Scenario(profile=profile, **scenario)
-        base = run_arm(s, Guardrails(), runs=runs, seed=seed, label="baseline")
+        base = run_arm(s, Guardrails(), runs=runs, seed=seed,
+                       label=pgettext("arm", "baseline"))
         guarded = None
         if base.successes < base.runs:
             guarded = run_arm(s, guardrails, runs=runs, seed=seed, label=guardrails.label)
@@ -375,12 +382,13 @@ def measure_own(scenario: Scenario, guardrails: Guardrails, *, cases: int = 50,
 #: The four failure classes of the ladder, each isolated in its own scenario, with the
 #: guardrail matched to it and one that is not (which should fire zero times).
 FAILURE_LADDER = {
-    "transient 503": (dict(profile=Profile(), fault_rate=0.6), "error_recovery", "submit_nudge"),
-    "malformed call": (dict(profile=Profile(heal=0.2, heeds=0.95), malformed_rate=0.6),
+    # The keys are the rows' names (marked for translation where a table shows them).
+    N_("transient 503"): (dict(profile=Profile(), fault_rate=0.6), "error_recovery", "submit_nudge"),
+    N_("malformed call"): (dict(profile=Profile(heal=0.2, heeds=0.95), malformed_rate=0.6),
                        "retry_nudge", "error_recovery"),
-    "never submits": (dict(profile=Profile(no_submit=0.9, heeds=0.95)), "submit_nudge",
+    N_("never submits"): (dict(profile=Profile(no_submit=0.9, heeds=0.95)), "submit_nudge",
                       "retry_nudge"),
-    "wrong answer": (dict(profile=Profile(slip=0.4, heeds=0.95)), "validation", "submit_nudge"),
+    N_("wrong answer"): (dict(profile=Profile(slip=0.4, heeds=0.95)), "validation", "submit_nudge"),
 }
 
 
@@ -406,9 +414,11 @@ def failure_ladder(*, runs: int = 200, seed=0, fault_rate: float | None = None,
         if max_turns is not None:
             settings["max_turns"] = max_turns
         arms = ablation(Scenario(**settings), {
-            "baseline": Guardrails(),
-            f"+{mismatched.replace('_', ' ')} (mismatched)": Guardrails.only(mismatched),
-            f"+{matched.replace('_', ' ')} (matched)": Guardrails.only(matched)},
+            pgettext("arm", "baseline"): Guardrails(),
+            _("+{name} (mismatched)").format(name=translate(mismatched.replace("_", " "))):
+                Guardrails.only(mismatched),
+            _("+{name} (matched)").format(name=translate(matched.replace("_", " "))):
+                Guardrails.only(matched)},
             runs=runs, seed=seed)
         base, miss, hit = arms.values()
         rows[name] = {"baseline": base, "mismatched": miss, "matched": hit,

@@ -23,11 +23,15 @@ import numbers
 from dataclasses import dataclass
 
 from .. import _validate
+from ..i18n import N_, pgettext, translate
 
 __all__ = ["Guardrails", "Check", "validate", "GUARDRAILS", "NONE", "ALL"]
 
 #: The guardrail names, in the order the figures list them.
 GUARDRAILS = ("error_recovery", "retry_nudge", "submit_nudge", "validation")
+#: The guardrails as a reader sees them (their names with spaces), marked for translation.
+GUARDRAIL_NAMES = (N_("error recovery"), N_("retry nudge"), N_("submit nudge"),
+                   N_("validation"))
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,8 @@ class Guardrails:
 
     @property
     def label(self) -> str:
-        return " + ".join(n.replace("_", " ") for n in self.on) or "baseline"
+        return (" + ".join(translate(n.replace("_", " ")) for n in self.on)
+                or pgettext("arm", "baseline"))
 
 
 NONE = Guardrails()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate
+from ..i18n import N_
 
 from .agent import PROFILES
 from .arms import Gap, Scenario, compare, run_arm
@@ -37,6 +38,12 @@ STAGES = {
 }
 
 
+#: The stages' labels as the figures show them (the label before its parenthesis).
+STAGE_NAMES = (N_("transient 503, error recovery"), N_("malformed call, retry nudge"),
+               N_("never submits, submit nudge"), N_("wrong answer, validation on nudge"),
+               N_("wrong answer, validation"))
+
+
 @dataclass(frozen=True)
 class StageMirror:
     """One stage: the rig's gap (from the CSV, in percentage points) and the lab's."""
@@ -60,7 +67,7 @@ class StageMirror:
 
     @property
     def rig_verdict(self) -> str:
-        return "result" if self.rig_low > 0 or self.rig_high < 0 else "null"
+        return N_("result") if self.rig_low > 0 or self.rig_high < 0 else N_("null")
 
 
 def mirror_stages(rig, *, seed=0) -> list[StageMirror]:
@@ -75,7 +82,7 @@ def mirror_stages(rig, *, seed=0) -> list[StageMirror]:
     gaps = rig[rig.metric == "gap closed"].set_index("stage")
     counts = rig[rig.metric == "success rate"]
     mirrors = []
-    for stage, (label, settings, reference, treated, _) in STAGES.items():
+    for stage, (label, settings, reference, treated, unused) in STAGES.items():
         trials = int(counts[counts.stage == stage].trials.max())
         scenario = Scenario(**settings)
         a = run_arm(scenario, reference, runs=trials, seed=seed, label=reference.label)

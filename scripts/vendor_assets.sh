@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 VENDOR=book/_static/vendor
 # The stamp names the lock file and this script: a change to either copies again.
 STAMP="$VENDOR/.from-$(cat package-lock.json "$0" | sha1sum | cut -c1-12)"
-[ -f "$STAMP" ] && exit 0
+# (and node_modules, which the maths prerendering at build time needs, is still there)
+[ -f "$STAMP" ] && [ -d node_modules/mathjax ] && exit 0
 
 if ! command -v npm >/dev/null 2>&1; then
     echo "vendor_assets: npm is missing; install Node.js and npm (Debian: apt-get install -y nodejs npm)," >&2

@@ -105,6 +105,8 @@ def config_and_toc() -> dict[str, str]:
                                   for name in sphinx["local_extensions"]}
     sphinx["config"]["html_static_path"] = ["../book/_static"]
     sphinx["config"]["language"] = LANGUAGE
+    for setting, english in translate.EXTENSION_WORDS.items():
+        sphinx["config"][setting] = tr(english)
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     for part in toc.get("parts", []):
         part["caption"] = tr(part["caption"])

@@ -58,7 +58,10 @@ BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md",
 GENERATED = re.compile(r"<!-- chapter-times: begin -->.*?<!-- chapter-times: end -->", re.S)
 
 FENCE_LINE = re.compile(r"^\s*(`{3,}|:{3,}|\$\$)")
-MARKUP_ONLY = re.compile(r"^\s*(`{3,}.*|:{3,}.*|:[\w-]+:.*|\(.*\)=\s*|<!--.*-->)\s*$")
+# Lines that are only markup: fences (an admonition's or dropdown's title is words),
+# directive options, targets, comments.
+MARKUP_ONLY = re.compile(r"^\s*((`{3,}|:{3,})(?!\{(admonition|dropdown)\}\s*\S).*|:[\w-]+:.*"
+                         r"|\(.*\)=\s*|<!--.*-->)\s*$")
 LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -73,15 +76,23 @@ def english_pages() -> list[str]:
     return chapters + list(BOOK_PAGES)
 
 
+#: Words of the build's extensions that their settings can give in another language
+#: (myst-nb's code toggles, sphinx-togglebutton's hints), by setting, as in English.
+EXTENSION_WORDS = {"nb_code_prompt_show": "Show code cell {type}",
+                   "nb_code_prompt_hide": "Hide code cell {type}",
+                   "togglebutton_hint": "Click to show",
+                   "togglebutton_hint_hide": "Click to hide"}
+
+
 def toc_messages() -> list[str]:
-    """The book's title and author and the table of contents' part captions, in
-    English."""
+    """The book's title and author, the table of contents' part captions and the
+    extensions' words, in English."""
     import yaml  # noqa: PLC0415
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [config["title"], config["author"]] + [part["caption"]
-                                                  for part in toc.get("parts", [])]
+    return [config["title"], config["author"]] + [
+        part["caption"] for part in toc.get("parts", [])] + list(EXTENSION_WORDS.values())
 
 
 def catalog_path(page: str) -> Path:

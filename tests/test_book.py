@@ -128,9 +128,13 @@ from html.parser import HTMLParser  # noqa: E402
 #: Elements whose text is not the page's prose: code, maths, glued numbers, citations and
 #: the reference list (authors and titles as published), and anything marked English (the
 #: link to the English edition).
-_NOT_PROSE = {"script", "style", "pre", "code", "mjx-container", "svg", "kbd"}
+# (A glossary entry's <dt> names the term in Russian and in English, by design.)
+_NOT_PROSE = {"script", "style", "pre", "code", "mjx-container", "svg", "kbd", "dt"}
 _NOT_PROSE_CLASSES = {"highlight", "math", "pasted-text", "citation", "bibliography",
                       "live-data"}
+
+
+_REFERENCE = re.compile(r"\b(19|20)\d\d\b.*\b(arXiv|doi|https?:)")
 
 
 class _Words(HTMLParser):
@@ -145,10 +149,12 @@ class _Words(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         classes = set((attrs.get("class") or "").split())
-        hidden = bool(tag in _NOT_PROSE or classes & _NOT_PROSE_CLASSES
+        citation = tag == "a" and "references.html#" in (attrs.get("href") or "")
+        hidden = bool(tag in _NOT_PROSE or classes & _NOT_PROSE_CLASSES or citation
                       or attrs.get("lang", "ru") != "ru" or self.stack and self.stack[-1])
         for name in ("title", "aria-label", "placeholder", "alt"):
-            if attrs.get(name) and not hidden:
+            # a citation's tooltip is its reference: authors and title as published
+            if attrs.get(name) and not hidden and not _REFERENCE.search(attrs[name]):
                 self.labels.append(attrs[name])
         if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr", "source"):
             self.stack.append(hidden)

@@ -441,7 +441,7 @@ THEME_WORDS = (N_("Toggle primary sidebar"), N_("Toggle secondary sidebar"),
                N_("System Settings"), N_("Launch on Colab"), N_("Launch on Binder"),
                N_("Color mode"), N_("Back to top"), N_("Launch interactive content"),
                N_("Main"), N_("Page"), N_("Search this book..."), N_("Version warning"),
-               N_("Binder logo"), N_("Colab logo"))
+               N_("Binder logo"), N_("Colab logo"), N_("Toggle hidden content"))
 
 
 def theme_words_in_language(app, exception):

@@ -67,9 +67,19 @@ import ipywidgets
 
 
 class _Control:
-    def __init__(self, value=None, options=None, **kwargs):
+    """A slider's value as the real one keeps it: within its range (a log slider's range
+    is in powers of its base), or a dropdown's first option."""
+
+    def __init__(self, value=None, options=None, min=None, max=None, base=None,
+                 **kwargs):
         if value is None and options is not None:
             value = next(iter(options.values() if isinstance(options, dict) else options))
+        if base is not None:
+            min, max = (None if m is None else base ** m for m in (min, max))
+        if min is not None and value is not None and value < min:
+            value = min
+        if max is not None and value is not None and value > max:
+            value = max
         self.value = value
 
 
@@ -81,9 +91,15 @@ def _interact(function=None, **controls):
     return run if function is None else run(function)
 
 
-for _name in ("FloatSlider", "IntSlider", "FloatLogSlider", "Dropdown", "SelectionSlider",
-              "Checkbox", "RadioButtons", "ToggleButtons"):
+class _LogControl(_Control):
+    def __init__(self, value=None, base=10.0, **kwargs):
+        super().__init__(value=value, base=base, **kwargs)
+
+
+for _name in ("FloatSlider", "IntSlider", "Dropdown", "SelectionSlider", "Checkbox",
+              "RadioButtons", "ToggleButtons"):
     setattr(ipywidgets, _name, type(_name, (_Control,), {}))
+ipywidgets.FloatLogSlider = _LogControl
 ipywidgets.interact = _interact
 '''
 

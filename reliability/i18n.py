@@ -33,7 +33,7 @@ from . import _validate
 
 # ``_`` is gettext under its conventional name (``from reliability.i18n import _``).
 __all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "pgettext",
-           "N_", "NP_", "translate", "catalog", "read_po"]
+           "N_", "NP_", "translate", "fill_slots", "catalog", "read_po"]
 
 #: The languages the book is published in.
 LANGUAGES = ("en", "ru")
@@ -158,6 +158,31 @@ def NP_(context: str, message: str) -> str:  # noqa: N802  (gettext's convention
     """Mark ``message`` for the catalogs in ``context`` without translating it now."""
     _validate.text("context", context)
     return _validate.text("message", message)
+
+
+def fill_slots(template: str, **values) -> str:
+    """``template`` with the fields named in ``values`` formatted (with their format
+    specs) and every other ``{field}`` kept as it is: a live explorer's sentence whose
+    run counts the package knows and whose other slots the page fills. Literal braces
+    stay escaped, so the result is still a template."""
+    import string
+
+    _validate.text("template", template)
+    out = []
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as error:
+        raise ValueError(f"template must be a str.format template: {error}") from None
+    for literal, field, spec, conversion in parsed:
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field in values:
+            out.append(format(values[field], spec))
+        else:
+            out.append("{" + field + (f"!{conversion}" if conversion else "")
+                       + (f":{spec}" if spec else "") + "}")
+    return "".join(out)
 
 
 def translate(value):

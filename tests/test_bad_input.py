@@ -588,6 +588,8 @@ REGISTRY = {
     "reliability.i18n.translate": Entry(lambda: i18n.translate, dict(value="x"),
                                         anything=("value",)),
     "reliability.i18n.catalog": Entry(lambda: i18n.catalog, dict(language="ru")),
+    "reliability.i18n.fill_slots": Entry(lambda: i18n.fill_slots,
+                                         dict(template="{runs:,d} runs give {rate}")),
     "reliability.i18n.read_po": Entry(lambda: i18n.read_po, dict(
         path=str(i18n.LOCALE / "ru" / "parameters.po"))),
     "reliability.notebook.glued": Entry(lambda: notebook.glued, dict(value=0.5),

@@ -83,3 +83,13 @@ def test_a_word_can_read_differently_in_a_column_that_gives_it_context(monkeypat
         assert i18n.pgettext("share", "low") == "нижняя граница"
         shown = notebook.table(frame, name="t").data
     assert "низкая" in shown and "нижняя граница" in shown
+
+
+def test_fill_slots_formats_what_it_is_given_and_keeps_the_rest():
+    template = "{runs:,d} прогонов дают {rate} ({low} – {high}); {{literal}}"
+    filled = i18n.fill_slots(template, runs=2000)
+    assert filled == "2,000 прогонов дают {rate} ({low} – {high}); {{literal}}"
+    assert filled.format(rate="72%", low="70%", high="74%") == \
+        "2,000 прогонов дают 72% (70% – 74%); {literal}"
+    with pytest.raises(ValueError, match="template"):
+        i18n.fill_slots("{unclosed", runs=1)

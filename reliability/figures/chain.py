@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
-import string
 
 import numpy as np
 from matplotlib.animation import FuncAnimation
@@ -15,7 +14,7 @@ from matplotlib.patches import Patch
 
 from .. import _validate
 from . import _checks
-from ..i18n import N_, _, translate
+from ..i18n import N_, _, fill_slots, translate
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 from ..live import nearest
@@ -29,22 +28,6 @@ _DECAY_KEYS = ("length", "closed", "rate", "low", "high")
 #: Workflow labels the chapters give :func:`decay_table` (dictionary keys they read back),
 #: marked so that figures and tables show them in the page's language.
 _LABELS = (N_("one attempt"),)
-
-
-def _fill_known(template: str, **known) -> str:
-    """``template`` with the slots named in ``known`` formatted (with their format specs)
-    and every other ``{slot}`` kept for a live explorer's page to fill."""
-    out = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        out.append(literal.replace("{", "{{").replace("}", "}}"))
-        if field is None:
-            continue
-        if field in known:
-            out.append(format(known[field], spec))
-        else:
-            out.append("{" + field + (f"!{conversion}" if conversion else "")
-                       + (f":{spec}" if spec else "") + "}")
-    return "".join(out)
 
 
 def _decay(name: str, table) -> dict:
@@ -311,7 +294,7 @@ def live_decay(*, runs: int, seed: int, p: float = 0.92, n: int = 10):
                    depends=("p",), kind="points", colour="orange"),
             Series(_("the chain of length n"), lambda p, n: {"x": [n], "y": [p ** n]},
                    depends=("p", "n"), kind="marker", colour="black")),
-        words=Words(_fill_known(_(
+        words=Words(fill_slots(_(
             "Model: a {n}-step chain whose steps are each right with probability {p} is "
             "right {closed} of the time; {runs:,d} simulated runs give {rate} (95% Wilson "
             "interval {low} to {high}). Half of all chains fail by step {horizon}."),

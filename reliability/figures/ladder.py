@@ -9,7 +9,7 @@ import numpy as np
 from .. import _validate
 from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
-from ..i18n import N_, _
+from ..i18n import N_, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from . import _checks
 
@@ -49,24 +49,6 @@ def _outage_label(report) -> str:
     """What one simulated day cost during the outage, for a panel title or a legend."""
     return _("{waiting:,.1f} worker-hours waiting, {calls:,} calls while down").format(
         waiting=report.waiting_hours, calls=report.outage_calls)
-
-
-def _fill(template: str, **values) -> str:
-    """``template`` with only the fields in ``values`` formatted (with their format
-    specs); every other ``{field}`` stays a slot for the live explorer to fill."""
-    import string
-
-    out = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        out.append(literal)
-        if field is None:
-            continue
-        if field in values:
-            out.append(format(values[field], spec))
-        else:
-            out.append("{" + field + ("!" + conversion if conversion else "")
-                       + (":" + spec if spec else "") + "}")
-    return "".join(out)
 
 
 def _window(without, with_breaker, start, end, width) -> None:
@@ -317,7 +299,7 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
                 "y": [day(hours)[0], day(hours, threshold, timeout)[0]]},
                    depends=("hours", "threshold", "timeout"), kind="marker",
                    colour="black")),
-        words=Words(_fill(_(
+        words=Words(fill_slots(_(
             "Model: one simulated day of {conversations:,d} conversations with "
             "the primary down for {hours} h from 10:00. Retries only: {wait_a} "
             "worker-hours waiting, {calls_a} calls to the dead primary, {ref_a} of "

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
-from ..i18n import _
+from ..i18n import _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
@@ -125,24 +125,6 @@ def plot_baselines(pairs, *, title: str):
     return fig
 
 
-def _fill(template: str, **values) -> str:
-    """``template`` with only the fields in ``values`` formatted (with their format
-    specs); every other ``{field}`` stays a slot for the live explorer to fill."""
-    import string
-
-    out = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        out.append(literal)
-        if field is None:
-            continue
-        if field in values:
-            out.append(format(values[field], spec))
-        else:
-            out.append("{" + field + ("!" + conversion if conversion else "")
-                       + (":" + spec if spec else "") + "}")
-    return "".join(out)
-
-
 #: The live explorer's positions: the kernel explorer's thresholds (steps of 0.25) and
 #: separations (steps of 0.5, half as fine, to keep the page's data light).
 LIVE_THRESHOLDS = tuple(round(-4.0 + 0.25 * i, 2) for i in range(33))
@@ -223,7 +205,7 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
                 "x": [threshold, threshold],
                 "y": list(column_scores(*threshold_model(threshold, separation)))},
                 depends=("threshold", "separation"), kind="marker", colour="black")),
-        words=Words(_fill(_(
+        words=Words(fill_slots(_(
             "Model agent with separation {separation}, calling when its need signal "
             "passes {threshold}: the closed forms give Relevance {rel_closed} and "
             "Irrelevance {irr_closed}. One seeded leaderboard run scores Relevance "

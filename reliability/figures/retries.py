@@ -22,12 +22,12 @@ import numpy as np
 
 from .. import _validate
 from . import _checks
-from ..i18n import N_, _
+from ..i18n import N_, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from ..stats import z_value
 from ..workflow import Workflow
 from ..live import nearest
-from .chain import _decay, _fill_known, interval_text, plot_decay
+from .chain import _decay, interval_text, plot_decay
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
            "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",
@@ -391,7 +391,7 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
                    dots, depends=both, kind="points", colour="orange"),
             Series(_("the chosen A"), ring, depends=both + ("attempts",), kind="marker",
                    colour="black")),
-        words=Words(_fill_known(_(
+        words=Words(fill_slots(_(
             "Model: with A = {attempts} as its limit of attempts per step, a "
             "{steps:,d}-step run whose attempts fail visibly {error} and silently {silent} "
             "of the time succeeds {closed} of the time and spends {cost} attempts on "

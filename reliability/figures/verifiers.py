@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate, judge
-from ..i18n import _, N_
+from ..i18n import N_, _, fill_slots
 from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
@@ -283,13 +283,6 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
     return fig
 
 
-class _KeepSlots(dict):
-    """Format only some fields of a template: a missing ``{name}`` stays as it is."""
-
-    def __missing__(self, key):
-        return "{" + key + "}"
-
-
 #: Recalls the live explorer draws and offers (its x axis: every 0.1).
 LIVE_RECALLS = tuple(round(0.1 * i, 1) for i in range(11))
 #: False rejections it offers (every 0.05 up to 0.5, as the chapter's trade-off lines).
@@ -382,12 +375,13 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
             Series(_("the chosen recall"), ring, depends=("recall",) + both, kind="marker",
                    colour="black")),
         # The template's other {slots} are filled in the page; only steps and runs here.
-        words=Words(_("Model: with a verifier of recall {recall} and false rejection "
+        words=Words(fill_slots(_("Model: with a verifier of recall {recall} and false "
+                                 "rejection "
                       "{false_reject}, and A = {attempts} as the limit of attempts per "
                       "step, a {steps:,d}-step run succeeds {closed} of the time, {lift} pp "
                       "against {alone} with retries alone, at {cost} attempts per run; "
                       "{runs:,d} simulated runs give {rate} (95% Wilson interval {low} "
-                      "to {high}).").format_map(_KeepSlots(steps=steps, runs=runs)),
+                      "to {high})."), steps=steps, runs=runs),
                     words, depends=("recall",) + both),
         x_label=_("verifier recall d"),
         y_label=_("share of {steps:,d}-step runs right").format(steps=steps),

@@ -82,11 +82,9 @@ def test_chapters_read_data_through_the_package(path):
             "read tables with reliability.datasets.load, which works outside a clone too"
 
 
-@pytest.mark.parametrize(("path", "case"), EXTREMES,
-                         ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
-def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
-    parameters = extreme_cases(path.stem)[case]
-    # Every figure drawn is checked as a phone would show it (reliability.notebook).
+def _audited_run(path, parameters, tmp_path):
+    """Run a chapter with ``parameters`` and check every figure it draws as a phone would
+    show it (reliability.notebook); return the run and the figures' audit records."""
     audit = tmp_path / "figures.jsonl"
     audit.touch()
     ran = execute(path, tmp_path / path.name, parameters, widgets=False,
@@ -97,6 +95,14 @@ def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
                   for f in figures if f["problems"]}
     assert not unreadable, \
         f"figures hard to read at {PHONE_COLUMN_PX} px wide, {parameters}: {unreadable}"
+    return ran, figures
+
+
+@pytest.mark.parametrize(("path", "case"), EXTREMES,
+                         ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
+def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
+    parameters = extreme_cases(path.stem)[case]
+    ran, _ = _audited_run(path, parameters, tmp_path)
     injected = [c for c in ran.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"
     stored = __import__("nbformat").read(str(path), as_version=4)
@@ -113,17 +119,7 @@ def test_the_russian_chapter_runs_at_an_end_of_its_ranges_and_draws_in_russian(p
     import translate
 
     russian = ROOT / "ru" / "chapters" / path.name
-    parameters = extreme_cases(path.stem)[-1]
-    audit = tmp_path / "figures.jsonl"
-    audit.touch()
-    execute(russian, tmp_path / path.name, parameters, widgets=False,
-            environment={AUDIT_VARIABLE: str(audit)})
-    figures = [json.loads(line) for line in audit.read_text().splitlines()]
-    assert figures, "no figure was audited: does the chapter call setup()?"
-    unreadable = {f["title"] or "(untitled)": f["problems"][:3]
-                  for f in figures if f["problems"]}
-    assert not unreadable, \
-        f"figures hard to read at {PHONE_COLUMN_PX} px wide, {parameters}: {unreadable}"
+    _, figures = _audited_run(russian, extreme_cases(path.stem)[-1], tmp_path)
     english = {f["title"] or "(untitled)": [t for t in f["texts"] if translate.english_label(t)]
                for f in figures}
     assert not {title: texts for title, texts in english.items() if texts}, \

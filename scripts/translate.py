@@ -28,7 +28,6 @@ package (figure labels, table headers, explorer sentences) have catalogs of thei
 from __future__ import annotations
 
 import ast
-import copy
 import io
 import json
 import re
@@ -37,7 +36,6 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
@@ -57,7 +55,6 @@ BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md",
 # Generated regions that the Russian edition regenerates rather than translates.
 GENERATED = re.compile(r"<!-- chapter-times: begin -->.*?<!-- chapter-times: end -->", re.S)
 
-FENCE_LINE = re.compile(r"^\s*(`{3,}|:{3,}|\$\$)")
 # Lines that are only markup: fences (an admonition's or dropdown's title is words),
 # directive options, targets, comments.
 MARKUP_ONLY = re.compile(r"^\s*((`{3,}|:{3,})(?!\{(admonition|dropdown)\}\s*\S).*|:[\w-]+:.*"

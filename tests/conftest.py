@@ -15,6 +15,7 @@ settings.load_profile("reproducible")
 import fcntl  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import subprocess  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -35,8 +36,6 @@ def built_site(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             for script in ("vendor_assets.sh", "ensure_browser.sh"):
-                import subprocess
-
                 ran = subprocess.run(["bash", str(Path(__file__).resolve().parent.parent
                                                   / "scripts" / script)],
                                      capture_output=True, text=True)

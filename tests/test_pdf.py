@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
 import pytest
 
-from book_pdf import CHROMIUM, PDF_NAME, toc_pages
+from book_pdf import PDF_NAME, toc_pages
 from notebooks import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
@@ -28,10 +26,6 @@ SOURCES = {"en": ROOT, "ru": ROOT / "ru"}
 # Source a reader should never see on paper: TeX that MathJax did not typeset, MyST roles
 # and directives that did not render.
 RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
-
-
-def _run(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
 
 
 @pytest.fixture(scope="module", params=list(SOURCES))

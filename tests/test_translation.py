@@ -3,7 +3,6 @@ same code as the English chapters with the same numbers, the markup kept, no Eng
 sentence left in its prose."""
 
 import ast
-import json
 import re
 import string
 

@@ -455,9 +455,8 @@ def theme_words_in_language(app, exception):
     text = re.compile(r">(\s*)([^<>]+?)(\s*)<")
     for page in Path(app.outdir).rglob("*.html"):
         before = page.read_text(encoding="utf-8")
-        after = attribute.sub(lambda m: m[1] + html.escape(said.get(html.unescape(m[2]),
-                                                                     html.unescape(m[2])))
-                              + m[3] if html.unescape(m[2]) in said else m[0], before)
+        after = attribute.sub(lambda m: m[1] + html.escape(said[html.unescape(m[2])]) + m[3]
+                              if html.unescape(m[2]) in said else m[0], before)
         after = text.sub(lambda m: f">{m[1]}{said[m[2]]}{m[3]}<" if m[2] in said else m[0],
                          after)
         if after != before:

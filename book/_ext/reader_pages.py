@@ -254,6 +254,30 @@ def animation_alt_text(app, doctree, docname):
             raw.replace(raw.children[0], nodes.Text(new))
 
 
+def solution_titles(app, doctree, docname):
+    """Title each solution in the page's language as a sentence ("Решение к упражнению
+    2"): sphinx-exercise glues its "Solution to" to the exercise's own title, which in
+    Russian leaves the noun in the wrong case («Решение к Упражнение 2»)."""
+    if _language(app) == "en":
+        return
+    from sphinx_exercise.nodes import solution_node
+
+    _ = _translator(app)
+    for solution in doctree.findall(solution_node):
+        title = solution.children[0] if solution.children else None
+        links = list(title.findall(nodes.reference)) if title is not None else []
+        number = re.search(r"(\d+)\s*$", links[0].astext()) if links else None
+        if not number:
+            continue
+        words = _("Solution to exercise {number}").format(number=number.group(1))
+        link = links[0].deepcopy()
+        link.children = []
+        link += nodes.Text(words)
+        title.children = []
+        title += link
+        solution["title"] = words
+
+
 def _script_key(script):
     attributes = getattr(script, "attributes", {}) or {}
     # sphinx-togglebutton registers one inline script with filename None, another with ""
@@ -475,6 +499,7 @@ def setup(app):
     app.connect("build-finished", edition_switches)
     app.connect("build-finished", paletted_figures)
     app.connect("doctree-resolved", animation_alt_text)
+    app.connect("doctree-resolved", solution_titles)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     # after every extension that registers scripts for a page

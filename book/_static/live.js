@@ -222,7 +222,20 @@
     };
   }
 
+  /* The link to the other edition keeps the reader's place: the section (#...) and the
+     explorers' positions (?...), as they are when it is followed. Section ids are the
+     same in both editions. */
+  function keepPlace(link) {
+    var base = link.getAttribute("href").split(/[?#]/)[0];
+    function follow() { link.setAttribute("href", base + location.search + location.hash); }
+    ["click", "focus", "mouseover", "auxclick"].forEach(function (kind) {
+      link.addEventListener(kind, follow);
+    });
+    follow();
+  }
+
   function start() {
+    document.querySelectorAll(".edition-switch a").forEach(keepPlace);
     document.querySelectorAll(".live-explorer").forEach(function (root) {
       try { Explorer(root); } catch (error) { console.error("live explorer", error); }
     });

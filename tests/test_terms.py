@@ -1,0 +1,75 @@
+"""The Russian edition speaks the lesson's language: every catalog uses the glossary of
+record (locale/ru/README.md, section "Terms") and none of the words it rules out."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "locale" / "ru" / "README.md"
+CATALOGS = sorted([*(ROOT / "locale" / "ru").rglob("*.po"),
+                   *(ROOT / "reliability" / "locale" / "ru").rglob("*.po")])
+
+
+def glossary() -> list[tuple[str, str, list[str]]]:
+    """(English, Russian, avoided patterns) for every row of the Terms table."""
+    section = README.read_text(encoding="utf-8").split("## Terms", 1)[1]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("English", "---"):
+            continue
+        rows.append((cells[0], cells[1], re.findall(r"`([^`]+)`", cells[2])))
+    return rows
+
+
+def translations(path: Path) -> list[tuple[int, str]]:
+    """Each msgstr of a catalog as (its first line number, its text)."""
+    found, current, start = [], None, 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("msgstr"):
+            current, start = [line.split(" ", 1)[1]], number
+        elif line.startswith('"') and current is not None:
+            current.append(line)
+        else:
+            if current is not None:
+                found.append((start, "".join(s[1:-1] for s in current)))
+            current = None
+    if current is not None:
+        found.append((start, "".join(s[1:-1] for s in current)))
+    return [(n, text.replace("\\n", " ")) for n, text in found]
+
+
+def test_the_glossary_rules_out_words():
+    rows = glossary()
+    assert len(rows) > 40, "the Terms table of locale/ru/README.md was not found"
+    ruled = [row for row in rows if row[2]]
+    assert len(ruled) >= 9
+    for english, russian, avoided in ruled:
+        for pattern in avoided:
+            # a term's own Russian name must not be one of its avoided words
+            assert not re.search(pattern, russian, re.IGNORECASE), (english, pattern)
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_catalog_uses_the_lessons_terms(catalog):
+    problems = []
+    for english, russian, avoided in glossary():
+        for pattern in avoided:
+            for line, text in translations(catalog):
+                for match in re.finditer(pattern, text, re.IGNORECASE):
+                    problems.append(f"{catalog.name}:{line}: «{match.group(0)}» — "
+                                    f"for '{english}' the book says «{russian}»")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_an_avoided_word(tmp_path):
+    # the scan itself must see a msgstr that spans several lines
+    sample = tmp_path / "sample.po"
+    sample.write_text('msgid "x"\nmsgstr ""\n"Перед платежом нужен\\n"\n"шлюз."\n',
+                      encoding="utf-8")
+    texts = [text for _, text in translations(sample)]
+    assert any(re.search("шлюз", text) for text in texts)

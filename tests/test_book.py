@@ -210,3 +210,15 @@ def test_every_link_to_a_section_lands_on_it_in_both_editions(built_book):
             if fragment not in ids[path]:
                 missing.append(f"{relative}: {target}#{fragment}")
     assert not missing, missing[:20]
+
+
+def test_russian_solutions_are_titled_in_russian(built_book):
+    """«Решение к упражнению 2», not sphinx-exercise's «Решение к Упражнение 2»."""
+    import re
+
+    _, html = built_book
+    for path in chapters():
+        page = (html / "ru" / "chapters" / f"{path.stem}.html").read_text()
+        titles = re.findall(r"Решение к упражнению (\d+)</a>", page)
+        assert titles, path.name
+        assert not re.search(r"Решение к\s*(<a [^>]*>)?\s*Упражнени", page), path.name

@@ -597,3 +597,24 @@ def test_cyrillic_renders_in_the_browser(site, browser_context):
     tab.close()
     assert not seen["boxes"], f"drawn as missing glyphs in {seen['font']}: {seen['boxes']}"
     assert seen["distinct"] == seen["letters"], seen
+
+
+@pytest.mark.parametrize("page", ["chapters/01_chain_decay", "ru/chapters/01_chain_decay"])
+def test_the_edition_switch_keeps_the_readers_place(page, site, browser_context):
+    """A reader in the middle of a section, with an explorer moved (both in the URL),
+    who switches language lands on the same section with the same setting."""
+    _, base = site
+    tab = browser_context.new_page()
+    try:
+        tab.goto(f"{base}/{page}.html?ch1-decay.p=0.9#the-horizon")
+        link = tab.locator(".edition-switch a")
+        link.focus()
+        href = link.get_attribute("href")
+        assert href.endswith("01_chain_decay.html?ch1-decay.p=0.9#the-horizon"), href
+        link.click()
+        tab.wait_for_load_state("load")
+        assert tab.url.endswith("?ch1-decay.p=0.9#the-horizon"), tab.url
+        assert ("/ru/" in tab.url) != page.startswith("ru/"), tab.url
+        assert tab.locator("#the-horizon").count() == 1  # the section exists there too
+    finally:
+        tab.close()

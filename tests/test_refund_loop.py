@@ -134,3 +134,26 @@ def test_the_simulation_is_seeded():
 def test_bad_input_names_the_parameter(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def _chapter_loop():
+    """The loop as chapter 3 shows it, executed from the chapter's own cell."""
+    import nbformat
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "chapters" / "03_verifiers.ipynb"
+    (source,) = [c.source for c in nbformat.read(path, 4).cells if c.cell_type == "code"
+                 and "def refund_with_validation" in c.source]
+    namespace = {}
+    exec(source, namespace)
+    return namespace["refund_with_validation"]
+
+
+@pytest.mark.parametrize("drafts", [[RIGHT], [TOO_MUCH, RIGHT], [OLD_TARIFF, TOO_MUCH, RIGHT],
+                                    [OLD_TARIFF] * 5, ["{", RIGHT]])
+def test_the_loop_the_chapter_shows_is_the_loop_the_package_runs(drafts):
+    shown, packaged = Scripted(*drafts), Scripted(*drafts)
+    ours = _chapter_loop()(shown, CHECK)
+    theirs = refund_with_validation(packaged, CHECK)
+    assert ours == theirs
+    assert shown.feedback == packaged.feedback

@@ -153,6 +153,12 @@ class Attempt:
     draft: str
     problems: tuple
 
+    def __post_init__(self):
+        _validate.whole("number", self.number, minimum=1)
+        _validate.text("draft", self.draft)
+        object.__setattr__(self, "problems", _validate.sequence(
+            "problems", self.problems, of=str, what="messages"))
+
     @property
     def feedback(self) -> str:
         return "; ".join(self.problems)
@@ -170,6 +176,9 @@ class Outcome:
 
     def __post_init__(self):
         _validate.text("status", self.status, choices=("accepted", "escalated"))
+        _validate.instance("refund", self.refund, RefundRequest, optional=True)
+        object.__setattr__(self, "attempts", _validate.sequence(
+            "attempts", self.attempts, of=Attempt, what="Attempt records"))
         _validate.text("reason", self.reason, choices=(VALIDATION_FAILED, APPROVAL_REQUIRED),
                        optional=True)
         if (self.status == "escalated") != (self.reason is not None):
@@ -184,7 +193,8 @@ class Outcome:
 def escalate_to_human(attempts, reason: str, refund: RefundRequest | None = None) -> Outcome:
     """Hand the case to a person, with every draft and rejection so far and the reason."""
     _validate.text("reason", reason, choices=(VALIDATION_FAILED, APPROVAL_REQUIRED))
-    return Outcome("escalated", refund, tuple(attempts), reason)
+    attempts = _validate.sequence("attempts", attempts, of=Attempt, what="Attempt records")
+    return Outcome("escalated", refund, attempts, reason)
 
 
 def refund_with_validation(model: Callable, check: Callable[[str], Verdict], *,
@@ -241,8 +251,9 @@ class DraftModel:
         object.__setattr__(self, "fix_rate", _validate.probability("fix_rate", self.fix_rate))
 
     def caller(self, rng: np.random.Generator) -> Callable:
-        """One case's model: a function of the feedback that draws from ``rng``."""
-        rng = _validate.generator(rng)
+        """One case's model: a function of the feedback that draws from ``rng`` (a
+        ``numpy.random.Generator``, shared by the cases of one simulation)."""
+        _validate.instance("rng", rng, np.random.Generator)
 
         def draft(feedback):
             right = 1.0 - self.draft_wrong if feedback is None else self.fix_rate
@@ -281,6 +292,11 @@ class LoopCounts:
     runs: int
 
     def __post_init__(self):
+        if not isinstance(self.counts, Mapping) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                for n in self.counts.values()):
+            raise ValueError(f"counts must be a dict of ending -> whole count >= 0, "
+                             f"got {self.counts!r}")
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
         _validate.whole("runs", self.runs, minimum=1)
         if sum(self.counts.values()) != self.runs:
@@ -288,7 +304,12 @@ class LoopCounts:
                              f"got {dict(self.counts)!r}")
 
     def rows(self, closed: Mapping | None = None) -> list:
-        """One row per ending: count, share, 95% Wilson interval (and the closed form)."""
+        """One row per ending: count, share, 95% Wilson interval (and the closed form,
+        if ``closed`` gives a share for every ending)."""
+        if closed is not None and (not isinstance(closed, Mapping)
+                                   or set(closed) != set(self.counts)):
+            raise ValueError(f"closed must be None or a dict with a share for each ending "
+                             f"{list(self.counts)}, got {closed!r}")
         keys = list(self.counts)
         low, high = wilson_interval([self.counts[k] for k in keys], self.runs)
         rows = []

@@ -152,12 +152,14 @@ CHAPTERS: dict[str, ChapterParameters] = {
         ranges={"error": PROBABILITY, "silent": PROBABILITY,
                 "attempts": Number(1, 20, whole=True), "recall": PROBABILITY,
                 "false_reject": PROBABILITY, "runs": Number(2, 20_000, whole=True),
-                "seed": SEED},
+                "draft_wrong": PROBABILITY, "fix_rate": PROBABILITY, "seed": SEED},
         rules=(VISIBLE_PLUS_SILENT,),
         cases=({"error": 0.0, "silent": 0.0, "attempts": 1, "recall": 0.0,
-                "false_reject": 0.0, "runs": 2, "seed": 0},
+                "false_reject": 0.0, "runs": 2, "draft_wrong": 0.0, "fix_rate": 0.0,
+                "seed": 0},
                {"error": 1.0, "silent": 0.0, "attempts": 20, "recall": 1.0,
-                "false_reject": 1.0, "runs": 20_000, "seed": 2**32 - 1},
+                "false_reject": 1.0, "runs": 20_000, "draft_wrong": 1.0, "fix_rate": 1.0,
+                "seed": 2**32 - 1},
                {"error": 0.0, "silent": 1.0})),
 
     "04_pass_k": ChapterParameters(

@@ -31,6 +31,7 @@ from reliability import formattax, passk, selfconditioning, selfcorrection, stat
 from reliability import (datasets, i18n, judge, notebook, parameters, reading, validation,
                          workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
+from reliability import refund_loop
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
@@ -165,6 +166,26 @@ def _closing(fn):
     return call
 
 W = workflow.Workflow
+
+
+def _an_amount(value):
+    """An amount refund_loop accepts as a limit: a number or numeric text >= 0, or None."""
+    if value is None:
+        return True
+    if isinstance(value, bool):
+        return False
+    try:
+        amount = Decimal(str(value))
+    except ArithmeticError:
+        return False
+    return amount.is_finite() and amount >= 0
+
+
+_TARIFF = refund_loop.Tariff({datetime.date(2024, 1, 1): "12.50"})
+_LOOP_CHECK = refund_loop.refund_check(_RECORDS, _TARIFF)
+_ATTEMPT = refund_loop.Attempt(1, "{}", ("x",))
+_DRAFT = refund_loop.DraftModel(_REFUND.model_dump_json(), ("{}",), 0.5, 0.5)
+_COUNTS = refund_loop.LoopCounts({1: 2, "escalated": 1}, runs=3)
 
 
 def _lax_number(value):
@@ -364,6 +385,42 @@ REGISTRY = {
                                                          dict(refund=_REFUND, records=_RECORDS)),
     "reliability.validation.validate_refund": Entry(lambda: validation.validate_refund, dict(
         text=_REFUND.model_dump_json(), records=_RECORDS)),
+    # refund_loop
+    "reliability.refund_loop.Tariff": Entry(lambda: refund_loop.Tariff, dict(
+        changes={datetime.date(2024, 1, 1): "12.50"})),
+    "reliability.refund_loop.Tariff.in_force": Entry(lambda: _TARIFF.in_force, dict(
+        day=datetime.date(2024, 5, 1))),
+    "reliability.refund_loop.tariff_violations": Entry(lambda: refund_loop.tariff_violations,
+                                                       dict(refund=_REFUND, tariff=_TARIFF)),
+    "reliability.refund_loop.refund_check": Entry(lambda: refund_loop.refund_check, dict(
+        records=_RECORDS, tariff=_TARIFF), ok={"tariff": [None]}),
+    "reliability.refund_loop.Attempt": Entry(lambda: refund_loop.Attempt, dict(
+        number=1, draft="{}", problems=("x",))),
+    "reliability.refund_loop.Outcome": Entry(lambda: refund_loop.Outcome, dict(
+        status="accepted", refund=_REFUND, attempts=(_ATTEMPT,), reason=None),
+        ok={"refund": [None], "reason": [None]}),
+    "reliability.refund_loop.escalate_to_human": Entry(lambda: refund_loop.escalate_to_human,
+                                                       dict(attempts=(_ATTEMPT,),
+                                                            reason="validation_failed",
+                                                            refund=_REFUND),
+                                                       ok={"refund": [None]}),
+    "reliability.refund_loop.refund_with_validation": Entry(
+        lambda: refund_loop.refund_with_validation, dict(
+            model=lambda feedback: _REFUND.model_dump_json(), check=_LOOP_CHECK,
+            max_attempts=2, approval_limit=Decimal("500.00")),
+        ok={"approval_limit": _an_amount}),
+    "reliability.refund_loop.DraftModel": Entry(lambda: refund_loop.DraftModel, dict(
+        right="{}", wrong=("x",), draft_wrong=0.5, fix_rate=0.5)),
+    "reliability.refund_loop.DraftModel.caller": Entry(lambda: _DRAFT.caller, dict(rng=_GEN)),
+    "reliability.refund_loop.LoopCounts": Entry(lambda: refund_loop.LoopCounts, dict(
+        counts={1: 2, "escalated": 1}, runs=3)),
+    "reliability.refund_loop.LoopCounts.rows": Entry(lambda: _COUNTS.rows, dict(
+        closed={1: 0.5, "escalated": 0.5}), ok={"closed": [None]}),
+    "reliability.refund_loop.loop_probabilities": Entry(lambda: refund_loop.loop_probabilities,
+                                                        dict(draft_wrong=0.3, fix_rate=0.8,
+                                                             max_attempts=3)),
+    "reliability.refund_loop.simulate_loop": Entry(lambda: refund_loop.simulate_loop, dict(
+        model=_DRAFT, check=_LOOP_CHECK, runs=3, seed=0, max_attempts=2)),
     # formattax
     "reliability.formattax.Regime": Entry(lambda: formattax.Regime, dict(name="free", compliance=0.8, accuracy=0.6)),
     "reliability.formattax.Generator": Entry(lambda: formattax.Generator, dict(

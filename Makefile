@@ -1,10 +1,10 @@
 # Two jobs, each from a fresh clone: `make book` builds the static site from the outputs
 # stored in the notebooks; `make test` runs every check. Both create .venv first, from the
-# pinned development environment (requirements-dev.txt, which includes the runtime's pins).
+# pinned development environment (requirements.txt, which includes the runtime's pins).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1sum | cut -c1-12)
 LAB := .venv-lab
 LAB_STAMP := $(LAB)/.installed-$(shell cat binder/requirements.txt pyproject.toml | sha1sum | cut -c1-12)
 # The pins are resolved for the Python that Binder runs (binder/runtime.txt).
@@ -15,12 +15,12 @@ NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
 
-$(STAMP): requirements-dev.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml
 	@$(MAKE) --no-print-directory python-version
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 

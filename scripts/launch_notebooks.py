@@ -21,7 +21,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 import nbformat
 import yaml
@@ -65,18 +65,24 @@ def package_source() -> str:
 
 
 def install_cell_source(language: str = "en") -> str:
+    """The notebook's first cell: in Colab it installs the package; elsewhere, when the
+    package is missing from the kernel, it prints the one line that installs it there."""
     _ = translator(language, "launch_notebooks")
     return "\n".join([
         _("# In Colab, install the book's package and what Colab lacks (nothing is "
           "downgraded)."),
-        _("# Binder and `make lab` have it already; elsewhere run: pip install \"$SOURCE\"."),
-        "import importlib, os, subprocess, sys",
+        _("# Binder and `make lab` have it already; elsewhere this cell says what to run."),
+        "import importlib, importlib.util, os, subprocess, sys",
         "",
         f'SOURCE = os.environ.get("{SOURCE_VARIABLE}",',
         f'                        "{package_source()}")',
         'if "google.colab" in sys.modules:',
         '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE], check=True)',
         "    importlib.invalidate_caches()",
+        'elif importlib.util.find_spec("reliability") is None:',
+        "    print({!r})".format(_("The book's package is missing: run this in a cell, "
+                                   "then run all cells:")),
+        """    print(f'%pip install "{SOURCE}"')""",
     ])
 
 
@@ -117,14 +123,19 @@ class Bibliography:
         return f"{who}, {entry.fields.get('year', 'n.d.')}"
 
     def url(self, key: str) -> str | None:
+        """The entry's link, with the characters that end a Markdown link or autolink
+        (parentheses, angle brackets, spaces) percent-encoded: a DOI such as Newcombe's
+        ``...(19980430)17:8<873::AID-SIM779>...`` would otherwise be cut short."""
         fields = self.entry(key).fields
         if "url" in fields:
-            return fields["url"]
-        if "doi" in fields:
-            return f"https://doi.org/{fields['doi']}"
-        if "eprint" in fields:
-            return f"https://arxiv.org/abs/{fields['eprint']}"
-        return None
+            link = fields["url"]
+        elif "doi" in fields:
+            link = f"https://doi.org/{fields['doi']}"
+        elif "eprint" in fields:
+            link = f"https://arxiv.org/abs/{fields['eprint']}"
+        else:
+            return None
+        return quote(link, safe=":/?#@!$&'*+,;=%~-._[]")
 
     def reference(self, key: str) -> str:
         """One line of the reference list: authors, year, title, where, link."""
@@ -228,6 +239,40 @@ class Chapter:
         return ROLE.sub(render, text)
 
 
+# --- prose: words for a notebook -----------------------------------------------------------
+
+#: Sentences written for the web page, rewritten for a notebook, per language: the live
+#: explorer (an HTML output) works in the output of its cell, not "on this page"; the page's
+#: address keeps no setting in a notebook; and there is no rocket button to launch with
+#: (the notebook is already live). ``tests/test_launch_notebooks.py`` fails on any
+#: page-only phrase these leave.
+NOTEBOOK_WORDS = {
+    "en": [
+        (r",?\s+on\s+this\s+page,\s+with\s+no\s+kernel\.",
+         " in the output of the cell below, with no call to the kernel."),
+        (r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*\.", "."),
+        (r"\s*The\s+page's\s+address\s+keeps\s+the\s+setting[^.]*\.", ""),
+        (r"\s*On\s+the\s+static\s+page\s[^.]*?\s+the\s+rocket\s+button\s+at\s+the\s+top"
+         r"\s+of\s+the\s+page\.", ""),
+    ],
+    "ru": [
+        (r"\s+прямо\s+на\s+(?:этой\s+)?странице,\s+без\s+ядра\.",
+         " прямо в выводе ячейки ниже, без обращений к ядру."),
+        (r";\s+её\s+адрес\s+хранит\s+настройку[^.]*\.", "."),
+        (r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", ""),
+        (r"\s*На\s+статич(?:еской|ной)\s+странице\s[^.]*?\s+кнопкой\s+с\s+ракетой\s+вверху"
+         r"\s+страницы\.", ""),
+    ],
+}
+
+
+def notebook_words(text: str, language: str = "en") -> str:
+    """``text`` with the web page's own sentences rewritten for a notebook."""
+    for pattern, replacement in NOTEBOOK_WORDS.get(language, []):
+        text = re.sub(pattern, replacement, text)
+    return text
+
+
 # --- prose: directives --------------------------------------------------------------------
 
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}(?P<argument>[^\n]*)\n"
@@ -297,7 +342,8 @@ class Renderer:
         source = re.sub(r"^\([\w-]+\)=[ \t]*\n", "", source, flags=re.M)  # MyST targets
         # A rendered directive is a block of its own: blank lines around it, never more.
         text = FENCE.sub(lambda m: f"\n\n{self.directive(m)}\n\n", source)
-        text = re.sub(r"\n{3,}", "\n\n", self.chapter.prose(text))
+        text = notebook_words(self.chapter.prose(text), self.chapter.language)
+        text = re.sub(r"\n{3,}", "\n\n", text)
         cells = []
         for part in re.split(r"(\x00(?:START:[^\x00]*|END)\x00)", text):
             if part.startswith("\x00START:"):
@@ -366,6 +412,67 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None,
     return out
 
 
+def book_title(language: str = "en") -> str:
+    """The edition's title, from its ``_config.yml``."""
+    folder = ROOT if language == "en" else EDITION
+    return yaml.safe_load((folder / "_config.yml").read_text())["title"]
+
+
+def readme(language: str = "en") -> str:
+    """The README that travels with the notebooks (in their folder and in the book's zip
+    of them): what to install, how to open a chapter, where the book is."""
+    _ = translator(language, "launch_notebooks")
+    url, _branch = repository()
+    site = site_url() if language == "en" else f"{site_url()}{language}/"
+    return "\n".join([
+        _("# {title}: the chapters as notebooks").format(title=book_title(language)),
+        "",
+        _("One Jupyter notebook per chapter of the book, with the numbers of its pages in "
+          "the text. The book, with every figure and a PDF: {site}").format(site=site),
+        "",
+        _("## Install"),
+        "",
+        _("With Python 3.11 or newer, in a terminal, in this folder:"),
+        "",
+        "    python -m venv .venv",
+        "    .venv/bin/pip install -r requirements.txt",
+        "",
+        _("(on Windows: `.venv\\Scripts\\pip install -r requirements.txt`). That installs "
+          "JupyterLab and the book's package, `reliability`, from {url}.").format(url=url),
+        "",
+        _("## Open"),
+        "",
+        "    .venv/bin/jupyter lab",
+        "",
+        _("Open a chapter (`01_chain_decay.ipynb` first), choose Run > Run All Cells, then "
+          "move the sliders under \"Explore it yourself\" near its end."),
+        "",
+        _("In a Jupyter you already have (JupyterLab, VS Code, Colab), open the notebook "
+          "there: in Colab its first cell installs the package; elsewhere, when the package "
+          "is missing, that cell prints the one line to run in a cell: "
+          "`%pip install \"{source}\"`.").format(source=package_source()),
+        "",
+    ])
+
+
+def requirements(language: str = "en") -> str:
+    """The requirements file beside the notebooks: JupyterLab and the package."""
+    _ = translator(language, "launch_notebooks")
+    url, _branch = repository()
+    return "\n".join([
+        _("# What the notebooks need: pip install -r requirements.txt"),
+        _("# (the exact versions behind the book's numbers: binder/requirements.txt in "
+          "{url})").format(url=url),
+        "jupyterlab",
+        f"reliability @ {package_source()}",
+        "",
+    ])
+
+
+#: The files written beside the notebooks, and zipped with them by the book's build.
+COMPANIONS = {"README.md": readme, "requirements.txt": requirements}
+
+
 def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
     """Write every chapter's launch notebook into ``target``; return their paths."""
     target.mkdir(parents=True, exist_ok=True)
@@ -376,6 +483,8 @@ def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
         out = target / path.name
         out.write_text(nbformat.writes(launch_notebook(path, bibliography, language)) + "\n")
         written.append(out)
+    for name, make in COMPANIONS.items():
+        (target / name).write_text(make(language))
     stale = {p.name for p in target.glob("*.ipynb")} - {p.name for p in written}
     for name in stale:
         (target / name).unlink()

@@ -129,9 +129,18 @@ def execute(path: Path, output: Path, parameters: dict | None = None, *,
     widget (:data:`INTERACT_ONCE`): the deadlock follows widgets, and each one cost a
     ``wall`` of waiting.
     """
-    if not widgets:
-        profile = Path(tempfile.mkdtemp(prefix="ipython-interact-once-"))
-        environment = {**interact_once_environment(profile), **(environment or {})}
+    if widgets:
+        return _execute(path, output, parameters, timeout, kernel_name, cwd, tries, wall,
+                        environment)
+    # The stand-in's IPython profile lives as long as this run, and no longer.
+    with tempfile.TemporaryDirectory(prefix="ipython-interact-once-",
+                                     ignore_cleanup_errors=True) as profile:
+        return _execute(path, output, parameters, timeout, kernel_name, cwd, tries, wall,
+                        {**interact_once_environment(Path(profile)), **(environment or {})})
+
+
+def _execute(path, output, parameters, timeout, kernel_name, cwd, tries, wall,
+             environment) -> nbformat.NotebookNode:
     context = multiprocessing.get_context("spawn")
     for _ in range(tries):
         replies = context.Queue()

@@ -33,10 +33,14 @@ global.MathJax = {
 };
 require(path.join(mathjax, "startup.js"));
 
-const ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'",
-                  "&#x27;": "'", "&nbsp;": "\u00a0"};
-const unescape = (text) => text.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g,
-                                        (m) => ENTITIES[m]);
+// Sphinx escapes the TeX it writes into the HTML, with named entities and with numeric
+// ones (an "@" becomes &#64;): MathJax must read the TeX itself, so every entity is
+// decoded here, numeric ones included (tests/test_maths_text.py reads the result).
+const ENTITIES = {amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0"};
+const unescape = (text) => text.replace(
+  /&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|(amp|lt|gt|quot|apos|nbsp));/g,
+  (match, decimal, hex, name) => decimal ? String.fromCodePoint(parseInt(decimal, 10))
+    : hex ? String.fromCodePoint(parseInt(hex, 16)) : ENTITIES[name]);
 const INLINE = /(<span class="math notranslate nohighlight">)\\\(([\s\S]*?)\\\)(<\/span>)/g;
 const DISPLAY = /(<div class="math notranslate nohighlight"[^>]*>)\s*\\\[([\s\S]*?)\\\]\s*(<\/div>)/g;
 const MATHJAX_TAGS = [

@@ -63,9 +63,11 @@ def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
     _, html = built_book
     committed = sorted((ROOT / "notebooks").glob("*.ipynb"))
     assert [p.name for p in committed] == [p.name for p in chapters()]
+    # what to install and how to open them travels with them
+    committed += [ROOT / "notebooks" / "README.md", ROOT / "notebooks" / "requirements.txt"]
     with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
         names = sorted(archive.namelist())
-        assert names == [f"agent-reliability-notebooks/{p.name}" for p in committed]
+        assert names == sorted(f"agent-reliability-notebooks/{p.name}" for p in committed)
         for path in committed:
             assert archive.read(f"agent-reliability-notebooks/{path.name}") == path.read_bytes()
             assert (html / "notebooks" / path.name).read_bytes() == path.read_bytes()

@@ -154,11 +154,14 @@ def test_binder_pins_the_runtime_only_on_a_pinned_python():
 
 def test_development_pins_agree_with_the_runtime():
     runtime, dev = _pins(ROOT / "binder" / "requirements.txt"), _pins(
-        ROOT / "requirements-dev.txt")
+        ROOT / "requirements.txt")
     differ = {n: (runtime[n], dev[n]) for n in set(runtime) & set(dev) if runtime[n] != dev[n]}
     assert not differ, f"the stored outputs come from the dev pins; Binder must match: {differ}"
-    assert not (ROOT / "requirements.txt").exists(), \
-        "no root requirements.txt: repo2docker and readers would take it for the runtime"
+    # The root requirements.txt is the build and test environment (Jupyter Book's
+    # convention); repo2docker reads binder/ alone whenever that folder exists.
+    lines = (ROOT / "requirements.txt").read_text().splitlines()
+    assert lines[-1] == "-e ." and "jupyter-book" in dev, "root: the pinned build tools"
+    assert (ROOT / "binder" / "requirements.txt").is_file(), "Binder's runtime is binder/"
 
 
 def test_runtime_dependencies_admit_colabs_packages():
@@ -215,9 +218,9 @@ def _unused_pins(python: Path, roots: list[str], pins: dict) -> list[str]:
 def test_nothing_is_pinned_for_development_that_nothing_uses():
     roots = ["reliability"] + [
         re.split(r"[<>=!~ ]", line)[0] for line in
-        (ROOT / "requirements-dev.in").read_text().splitlines()
+        (ROOT / "requirements.in").read_text().splitlines()
         if line.strip() and not line.startswith("#")]
-    unused = _unused_pins(Path(sys.executable), roots, _pins(ROOT / "requirements-dev.txt"))
+    unused = _unused_pins(Path(sys.executable), roots, _pins(ROOT / "requirements.txt"))
     assert not unused, f"pinned but required by nothing (run `make pins`): {unused}"
 
 

@@ -3,12 +3,16 @@ from the chapters by ``make notebooks``, never edited by hand, readable in any J
 
 import ast
 import json
+import os
 import re
+import subprocess
+import sys
+from urllib.parse import unquote
 
 import pytest
 
 import launch_notebooks
-from notebooks import chapters
+from notebooks import ROOT, chapters
 from translate import translator
 
 CHAPTERS = chapters()
@@ -41,6 +45,9 @@ def test_launch_notebooks_are_up_to_date(tmp_path, language):
     fresh = {p.name: p.read_text() for p in tmp_path.glob("*.ipynb")}
     committed = {p.name: p.read_text() for p in folder.glob("*.ipynb")}
     assert sorted(fresh) == sorted(committed) == [p.name for p in CHAPTERS]
+    for name in launch_notebooks.COMPANIONS:   # README.md, requirements.txt
+        fresh[name], committed[name] = (tmp_path / name).read_text(), (
+            folder / name).read_text() if (folder / name).exists() else None
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert not stale, f"{folder.name}/ is out of date with its chapters for {stale}: run " \
                       f"`make notebooks`"
@@ -60,17 +67,101 @@ def test_markdown_holds_no_myst_markup(path):
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_first_cell_installs_only_in_colab(path):
     first = _launch(path)["cells"][0]
-    assert first["cell_type"] == "code" and len(first["source"]) <= 10, "one short cell"
+    assert first["cell_type"] == "code" and len(first["source"]) <= 13, "one short cell"
+    assert max(len(line) for line in _source(first).splitlines()) <= 88
     tree = ast.parse(_source(first))
-    guards = [node for node in ast.walk(tree) if isinstance(node, ast.If)]
+    guards = [node for node in tree.body if isinstance(node, ast.If)]
     assert len(guards) == 1 and ast.unparse(guards[0].test) == "'google.colab' in sys.modules"
-    calls = [ast.unparse(n) for n in ast.walk(guards[0]) if isinstance(n, ast.Call)]
+    colab, elsewhere = guards[0].body, guards[0].orelse
+    calls = [ast.unparse(n) for node in colab for n in ast.walk(node) if isinstance(n, ast.Call)]
     assert any("'pip', 'install'" in call for call in calls), "it installs with pip"
+    # elsewhere it installs nothing: it says what to run when the package is missing
+    assert len(elsewhere) == 1 and ast.unparse(elsewhere[0].test) == \
+        "importlib.util.find_spec('reliability') is None"
+    assert not any("subprocess" in ast.unparse(n) for n in elsewhere)
     outside = [n for n in tree.body if n is not guards[0]]
     assert not any("pip" in ast.unparse(n) and "install" in ast.unparse(n) for n in outside)
     url, branch = launch_notebooks.repository()
     assert f"git+{url}@{branch}" in _source(first), "the default source is _config.yml's"
     assert launch_notebooks.SOURCE_VARIABLE in _source(first)
+
+
+@pytest.mark.parametrize("path", [CHAPTERS[0], BOTH[len(CHAPTERS)]], ids=["en", "ru"])
+def test_first_cell_outside_colab_prints_the_line_that_installs(path, tmp_path):
+    """Run as a kernel without the package runs it (Python with no site-packages), the
+    cell prints the %pip line with the real source; with the package, it prints nothing."""
+    source = _source(_launch(path)["cells"][0])
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environment.pop(launch_notebooks.SOURCE_VARIABLE, None)
+    bare = subprocess.run([sys.executable, "-I", "-S", "-c", source], capture_output=True,
+                          text=True, cwd=tmp_path, env=environment)
+    assert bare.returncode == 0, bare.stderr
+    lines = bare.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].endswith(":"), bare.stdout
+    assert lines[1] == f'%pip install "{launch_notebooks.package_source()}"'
+    with_package = subprocess.run([sys.executable, "-c", source], capture_output=True,
+                                  text=True, cwd=tmp_path,
+                                  env={**environment, "PYTHONPATH": str(ROOT)})
+    assert with_package.returncode == 0 and with_package.stdout == "", with_package
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_notebooks_folder_says_what_to_install_and_how_to_open(language):
+    folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
+    requirements = (folder / "requirements.txt").read_text().splitlines()
+    needed = [line for line in requirements if line and not line.startswith("#")]
+    assert needed == ["jupyterlab", f"reliability @ {launch_notebooks.package_source()}"]
+    readme = (folder / "README.md").read_text()
+    site = launch_notebooks.site_url() + ("" if language == "en" else f"{language}/")
+    for needed_words in ("pip install -r requirements.txt", "jupyter lab", site,
+                         f'%pip install "{launch_notebooks.package_source()}"',
+                         CHAPTERS[0].name, launch_notebooks.book_title(language)):
+        assert needed_words in readme, f"the README does not say {needed_words!r}"
+
+
+#: Words that only make sense on the web page (the static explorer "on this page", the
+#: page's address, the rocket button), per language.
+PAGE_ONLY = {"en": ["on this page", "with no kernel", "rocket", "static page",
+                    "address keeps"],
+             "ru": ["на этой странице", "без ядра", "ракет", "статическ", "статичн",
+                    "адрес страницы", "адрес хранит"]}
+
+
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
+def test_notebook_words_for_a_notebook(path):
+    markdown = " ".join(" ".join(_source(c).split()) for c in _launch(path)["cells"]
+                        if c["cell_type"] == "markdown").lower()
+    left = [words for words in PAGE_ONLY[_language(path)] if words in markdown]
+    assert not left, f"page-only words left in the notebook: {left}"
+    chapter = " ".join(" ".join(_source(c).split()) for c in
+                       json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown")
+    if "rocket" in chapter or "ракет" in chapter:   # the explorer's paragraph is still there
+        assert {"en": "move the", "ru": "двигайте"}[_language(path)] in markdown
+
+
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
+def test_every_link_survives_whole(path):
+    """Every cited link reaches the reader whole, as Markdown parses it: a DOI with
+    parentheses and angle brackets (Newcombe's) once broke at ``...17:8``."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
+    hrefs = set()
+    for cell in _launch(path)["cells"]:
+        if cell["cell_type"] == "markdown":
+            for token in parser.parseInline(_source(cell)):
+                for child in token.children or []:
+                    if child.type == "link_open":
+                        hrefs.add(unquote(child.attrs["href"]))
+    bibliography = launch_notebooks.Bibliography.load()
+    chapter = "".join(_source(c) for c in json.loads(path.read_text())["cells"])
+    keys = {k.strip() for body in re.findall(r"\{cite(?::\w+)?\}`([^`]+)`", chapter)
+            for k in body.split(",")}
+    for key in keys:
+        url = bibliography.url(key)
+        if url:
+            assert not set("()<> ") & set(url), url
+            assert unquote(url) in hrefs, f"{key}'s link {url} is cut or missing"
 
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)

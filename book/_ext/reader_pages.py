@@ -48,6 +48,8 @@ CHAPTER_PREFIX = "chapters/"
 #: the built site alike, and the zip of them beside the site's landing page.
 LAUNCH_FOLDER = "notebooks"
 ZIP_NAME = "agent-reliability-notebooks.zip"
+#: Written beside the launch notebooks by scripts/launch_notebooks.py, zipped with them.
+COMPANIONS = ("README.md", "requirements.txt")
 
 logger = logging.getLogger(__name__)
 
@@ -219,7 +221,11 @@ def copy_launch_notebooks(app, exception):
     the landing page's link (fixed timestamps: the zip is the same on every build)."""
     if exception is not None or app.builder.format != "html":
         return
-    notebooks = sorted((Path(app.srcdir) / LAUNCH_FOLDER).glob("*.ipynb"))
+    folder = Path(app.srcdir) / LAUNCH_FOLDER
+    # the notebooks, and the README and requirements.txt written beside them
+    # (scripts/launch_notebooks.py: what to install, how to open, where the book is)
+    notebooks = sorted(folder.glob("*.ipynb")) + [
+        folder / name for name in COMPANIONS if (folder / name).exists()]
     target = Path(app.outdir) / LAUNCH_FOLDER
     target.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(Path(app.outdir) / ZIP_NAME, "w", zipfile.ZIP_DEFLATED) as archive:

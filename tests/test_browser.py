@@ -123,6 +123,28 @@ _WEIGHT_JS = """() => {
 PAGE_BUDGET = 1_000_000  # bytes: a page with its images (issue 15; make bench prints all)
 
 
+# axe-core from npm (package.json, installed by scripts/vendor_assets.sh), injected into
+# the page under test only: the published site does not carry it.
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# What a reader meets: violations axe rates serious or critical, on the WCAG 2 A/AA rules.
+_AXE_JS = """async () => {
+    const result = await axe.run(document, {
+        runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",
+                                        "best-practice"]},
+        resultTypes: ["violations"]});
+    return result.violations.filter(v => ["serious", "critical"].includes(v.impact))
+        .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ")),
+                    count: v.nodes.length}));
+}"""
+
+
+def _accessibility_audit(tab) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    tab.add_script_tag(path=str(AXE))
+    return tab.evaluate(_AXE_JS)
+
+
 def _visit(context, base: str, page: str) -> dict:
     """Open ``page`` at each width; record errors, requests, images, maths, screenshots."""
     report = {"console": [], "page_errors": [], "external": [], "failed": [],
@@ -168,10 +190,13 @@ def _visit(context, base: str, page: str) -> dict:
                     return note ? note.textContent : null; }""")
                 report["weight"] = tab.evaluate(_WEIGHT_JS)
                 report["animations"] = _play_animations(tab, _language(page))
+                report["cut_code"] = tab.evaluate(_CUT_CODE_JS)
             else:
                 tab.evaluate(_MATHS_JS)
                 report["wide_maths"] = tab.evaluate(_WIDE_MATHS_JS)
+                report["wide_tables"] = tab.evaluate(_WIDE_TABLES_JS)
             report.setdefault("figures", {})[label] = tab.evaluate(_FIGURES_JS)
+            report.setdefault("axe", {})[label] = _accessibility_audit(tab)
             report["overflow"][label] = tab.evaluate(
                 "() => document.documentElement.scrollWidth - window.innerWidth")
             tab.screenshot(path=str(SCREENSHOTS / f"{slug}-{label}.png"), full_page=True)
@@ -179,6 +204,26 @@ def _visit(context, base: str, page: str) -> dict:
         tab.close()
     return report
 
+
+# Code cells whose lines do not show whole (a scroll bar) at this width.
+_CUT_CODE_JS = """() => Array.from(document.querySelectorAll(".cell_input div.highlight pre"))
+    .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+    .map(pre => ({first: pre.textContent.split("\\n").sort((a, b) => b.length - a.length)[0],
+                  scroll: pre.scrollWidth, width: pre.clientWidth}))"""
+
+# Each table wider than its box: does its first column stay in view, and is it said?
+_WIDE_TABLES_JS = """() => Array.from(document.querySelectorAll(".cell_output table"))
+    .map(table => {
+        const box = table.closest(".table-scroll");
+        const cell = table.querySelector("tr > :first-child");
+        const note = box && box.nextElementSibling;
+        return {wide: box ? box.scrollWidth > box.clientWidth + 1
+                          : table.getBoundingClientRect().width > window.innerWidth,
+                boxed: !!box, sticky: !!cell && getComputedStyle(cell).position === "sticky",
+                said: !!note && note.classList.contains("table-scrolls-note")
+                      && getComputedStyle(note).display !== "none",
+                head: table.innerText.slice(0, 60)};
+    }).filter(t => t.wide)"""
 
 # Display maths wider than its own box at this width: cut off, or only seen by scrolling.
 _WIDE_MATHS_JS = """() => Array.from(document.querySelectorAll(
@@ -262,6 +307,31 @@ def test_page_has_no_javascript_errors(report):
     page, seen = report
     errors = [m for m in seen["console"] if not _allowed(m)] + seen["page_errors"]
     assert errors == [], f"{page}: {errors}"
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_page_passes_an_accessibility_audit(report):
+    """axe-core finds no serious or critical violation at a desktop's or a phone's width."""
+    found = {width: violations for width, violations in report["axe"].items() if violations}
+    assert not found, "\n".join(
+        f"{width}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; {v['nodes']}"
+        for width, violations in found.items() for v in violations)
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_code_shows_whole_on_a_desktop(report):
+    """At 1280 px every code cell's lines (at most 88 characters) show without a scroll
+    bar."""
+    assert not report["cut_code"], report["cut_code"][:3]
+
+
+@pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
+def test_wide_tables_keep_their_row_names_on_a_phone(report):
+    """At 390 px a table wider than the screen scrolls in its own box, its first column
+    (what names the row) stays in view, and a line says that it scrolls."""
+    hidden = [t for t in report["wide_tables"]
+              if not (t["boxed"] and t["sticky"] and t["said"])]
+    assert not hidden, hidden[:3]
 
 
 @pytest.mark.parametrize("report", PAGES, indirect=True)

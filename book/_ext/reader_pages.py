@@ -493,6 +493,33 @@ def theme_words_in_language(app, exception):
             page.write_text(after, encoding="utf-8")
 
 
+#: Accessible names that say what a reader sees (axe-core's label-content-name-mismatch,
+#: label and aria-required-children rules; tests/test_browser.py runs axe on every page):
+#: the theme's search buttons and the hidden-code toggles are named by their own visible
+#: words, not by a different aria-label; the bibliography's list has no list items (its
+#: entries are plain blocks), so it is not announced as a list.
+_NAMED_BY_CONTENT = re.compile(
+    r'(<button class="[^"]*search-button[^"]*"[^>]*?|<summary)\s+aria-label="[^"]*"')
+_CITATION_LIST = re.compile(r'(<div) role="list"( class="citation-list")')
+_ANIMATION_SLIDER = re.compile(r'(<input id="_anim_slider\w+" type="range" class="anim-slider")')
+
+
+def accessible_names(app, exception):
+    """Give every control a name a screen reader can announce, in the page's language:
+    the animation player's frame slider has none of its own."""
+    if exception or app.builder.format != "html":
+        return
+    _ = _translator(app)
+    frame = html.escape(_("Frame of the animation"))
+    for page in Path(app.outdir).rglob("*.html"):
+        before = page.read_text(encoding="utf-8")
+        after = _NAMED_BY_CONTENT.sub(r"\1", before)
+        after = _CITATION_LIST.sub(r"\1\2", after)
+        after = _ANIMATION_SLIDER.sub(rf'\1 aria-label="{frame}"', after)
+        if after != before:
+            page.write_text(after, encoding="utf-8")
+
+
 def setup(app):
     # after Sphinx's toctree collector has numbered figures (default priority 500)
     app.connect("env-get-updated", exercises_per_chapter, priority=900)
@@ -502,6 +529,7 @@ def setup(app):
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
     app.connect("build-finished", theme_words_in_language)
+    app.connect("build-finished", accessible_names)
     app.connect("build-finished", edition_switches)
     app.connect("build-finished", paletted_figures)
     app.connect("doctree-resolved", animation_alt_text)

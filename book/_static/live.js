@@ -234,8 +234,34 @@
     follow();
   }
 
+  /* A table wider than its column scrolls in a box of its own (its first column stays in
+     view: figures.css), and a line under it says so, in the page's language. */
+  var SCROLLS = {en: "Scroll the table sideways for more columns.",
+                 ru: "Прокрутите таблицу вбок: справа есть ещё столбцы."};
+  function wideTables() {
+    var words = SCROLLS[(document.documentElement.lang || "en").slice(0, 2)] || SCROLLS.en;
+    document.querySelectorAll(".cell_output table").forEach(function (table) {
+      var box = table.parentElement;
+      if (!box.classList.contains("table-scroll")) {
+        box = make("div", {"class": "table-scroll", tabindex: "0", role: "region",
+                           "aria-label": table.caption ? table.caption.textContent : words});
+        table.parentElement.insertBefore(box, table);
+        box.appendChild(table);
+      }
+      var note = box.nextElementSibling;
+      if (!note || !note.classList.contains("table-scrolls-note")) {
+        note = make("p", {"class": "table-scrolls-note"});
+        note.textContent = words;
+        box.parentElement.insertBefore(note, box.nextSibling);
+      }
+      note.style.display = box.scrollWidth > box.clientWidth + 1 ? "block" : "none";
+    });
+  }
+
   function start() {
     document.querySelectorAll(".edition-switch a").forEach(keepPlace);
+    wideTables();
+    window.addEventListener("resize", wideTables);
     document.querySelectorAll(".live-explorer").forEach(function (root) {
       try { Explorer(root); } catch (error) { console.error("live explorer", error); }
     });

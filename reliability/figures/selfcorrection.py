@@ -9,7 +9,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
 from ..i18n import N_, NP_, _, translate
-from ..notebook import PALETTE
+from ..notebook import PALETTE, TEXT_COLOURS
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
                               loop_accuracy, simulate_loop)
@@ -216,8 +216,8 @@ def refine_table(refine: pd.DataFrame) -> pd.DataFrame:
 
 def _sign_colour(value) -> str:
     if not isinstance(value, (int, float)) or np.isnan(value) or value == 0:
-        return "color: #555555"
-    colour = PALETTE["blue"] if value > 0 else PALETTE["vermillion"]
+        return f"color: {TEXT_COLOURS['none']}"
+    colour = TEXT_COLOURS["up"] if value > 0 else TEXT_COLOURS["down"]
     return f"color: {colour}; font-weight: bold"
 
 

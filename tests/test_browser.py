@@ -312,8 +312,9 @@ def test_page_has_no_javascript_errors(report):
 @pytest.mark.parametrize("report", PAGES, indirect=True)
 def test_page_passes_an_accessibility_audit(report):
     """axe-core finds no serious or critical violation at a desktop's or a phone's width."""
-    found = {width: violations for width, violations in report["axe"].items() if violations}
-    assert not found, "\n".join(
+    page, seen = report
+    found = {width: violations for width, violations in seen["axe"].items() if violations}
+    assert not found, f"{page}:\n" + "\n".join(
         f"{width}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; {v['nodes']}"
         for width, violations in found.items() for v in violations)
 
@@ -322,16 +323,17 @@ def test_page_passes_an_accessibility_audit(report):
 def test_code_shows_whole_on_a_desktop(report):
     """At 1280 px every code cell's lines (at most 88 characters) show without a scroll
     bar."""
-    assert not report["cut_code"], report["cut_code"][:3]
+    page, seen = report
+    assert not seen["cut_code"], (page, seen["cut_code"][:3])
 
 
 @pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)
 def test_wide_tables_keep_their_row_names_on_a_phone(report):
     """At 390 px a table wider than the screen scrolls in its own box, its first column
     (what names the row) stays in view, and a line says that it scrolls."""
-    hidden = [t for t in report["wide_tables"]
-              if not (t["boxed"] and t["sticky"] and t["said"])]
-    assert not hidden, hidden[:3]
+    page, seen = report
+    hidden = [t for t in seen["wide_tables"] if not (t["boxed"] and t["sticky"] and t["said"])]
+    assert not hidden, (page, hidden[:3])
 
 
 @pytest.mark.parametrize("report", PAGES, indirect=True)

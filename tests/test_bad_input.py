@@ -853,7 +853,8 @@ REGISTRY = {
                                                           dict(fig=_CANVAS, hours=1.0, frames={
                                                               1.0: (_DAY, _DAY), "top": (1.0, 2.0)})),
     "reliability.figures.ladder.plot_slide": Entry(lambda: _closing(fig_ladder.plot_slide), dict(
-        **_SLIDE, alert_day=1, rung_name="rules"), ok={"alert_day": [None]}),
+        **_SLIDE, alert_day=1, rung_name="rules", rules_trend="rising",
+        error_trend="flat"), ok={"alert_day": [None]}),
     "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
         classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
         ok={"random_share": [None]}),

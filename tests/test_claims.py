@@ -67,3 +67,29 @@ def test_words_are_translated():
         assert claims.word("flat") != "stays flat"
     with pytest.raises(ValueError, match="case must be one of"):
         claims.word("sideways")
+
+
+def test_the_slide_figure_titles_what_its_caller_measured():
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from reliability.figures.ladder import plot_slide
+
+    days = np.arange(3)
+    shares = np.array([0.01, 0.02, 0.05])
+    args = (days, shares, shares * 0.9, shares * 1.1, np.full(3, 0.02), None)
+    fig = plot_slide(*args, rung_name="deterministic rules", rules_trend="rising",
+                     error_trend="rising")
+    title = fig.axes[0].get_title()
+    plt.close(fig)
+    assert "share rises" in title and "error rate rises" in title
+    assert "flat" not in title
+    with language("ru"):
+        fig = plot_slide(*args, rung_name="deterministic rules", rules_trend="rising",
+                         error_trend="flat")
+        title = fig.axes[0].get_title()
+        plt.close(fig)
+    assert "растёт" in title and "не меняется" in title
+    with pytest.raises(ValueError, match="error_trend must be one of"):
+        plot_slide(*args, rung_name="deterministic rules", rules_trend="rising",
+                   error_trend="steady")

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import reliability
 from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
-from reliability import (datasets, i18n, judge, notebook, parameters, reading, validation,
+from reliability import (claims, datasets, i18n, judge, notebook, parameters, reading, validation,
                          workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability import refund_loop
@@ -633,6 +633,20 @@ REGISTRY = {
     # notebook
     "reliability.notebook.setup": Entry(lambda: notebook.setup, dict(language="en")),
     # i18n (valid examples keep English: the sweep must not leave the package in Russian)
+    "reliability.claims.check": Entry(lambda: claims.check, dict(claim="c", holds=True)),
+    "reliability.claims.where": Entry(lambda: claims.where, dict(value=0.5, low=0.2, high=0.8)),
+    "reliability.claims.inside": Entry(lambda: claims.inside, dict(value=0.5, low=0.2,
+                                                                   high=0.8)),
+    "reliability.claims.trend": Entry(lambda: claims.trend, dict(first=0.1, last=0.2,
+                                                                 tolerance=0.05)),
+    "reliability.claims.change": Entry(lambda: claims.change, dict(
+        before=(1, 10), after=(3, 10), confidence=0.95)),
+    "reliability.claims.same": Entry(lambda: claims.same, dict(first=(1.0, 2.0),
+                                                               second=(1.0, 2.0),
+                                                               tolerance=0.0)),
+    "reliability.claims.choose": Entry(lambda: claims.choose, dict(
+        case="flat", sentences={"flat": "stays flat"})),
+    "reliability.claims.word": Entry(lambda: claims.word, dict(case="flat")),
     "reliability.i18n.set_language": Entry(lambda: i18n.set_language, dict(language="en")),
     "reliability.i18n.get_language": Entry(lambda: i18n.get_language, {}),
     "reliability.i18n.language": Entry(lambda: i18n.language, dict(language="ru")),
@@ -910,7 +924,8 @@ REGISTRY = {
                                                           dict(fig=_CANVAS, hours=1.0, frames={
                                                               1.0: (_DAY, _DAY), "top": (1.0, 2.0)})),
     "reliability.figures.ladder.plot_slide": Entry(lambda: _closing(fig_ladder.plot_slide), dict(
-        **_SLIDE, alert_day=1, rung_name="rules"), ok={"alert_day": [None]}),
+        **_SLIDE, alert_day=1, rung_name="rules", rules_trend="rising",
+        error_trend="flat"), ok={"alert_day": [None]}),
     "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
         classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
         ok={"random_share": [None]}),

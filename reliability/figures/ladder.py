@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import _validate
+from .. import _validate, claims
 from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
 from ..i18n import N_, _, fill_slots
@@ -160,10 +160,14 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     fig.tight_layout()
 
 
-def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str):
-    """The silent slide: the rules rung's daily share (with 95 % bars) climbs and stays,
-    while the primary's HTTP error rate never moves. The first alerting day is marked.
-    ``alert_day`` is None when no day alerted."""
+def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str,
+               rules_trend: str, error_trend: str):
+    """The silent slide: the rules rung's daily share (with 95 % bars) and the primary's
+    HTTP error rate, day by day. The first alerting day is marked (``alert_day`` is None
+    when no day alerted). The title says how each moved, as the caller measured it:
+    ``rules_trend`` and ``error_trend`` are words of :func:`reliability.claims.change`
+    (``"flat"``, ``"rising"`` or ``"falling"``), so the title never claims a flat line
+    the data do not show."""
     _checks.array("days", days)
     for name, values in (("shares", shares), ("low", low), ("high", high),
                          ("error_rate", error_rate)):
@@ -171,6 +175,8 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     if alert_day is not None:
         _validate.whole("alert_day", alert_day, minimum=0)
     _validate.text("rung_name", rung_name)
+    for name, value in (("rules_trend", rules_trend), ("error_trend", error_trend)):
+        _validate.text(name, value, choices=("flat", "rising", "falling"))
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
                 capsize=2, color=PALETTE["orange"],
@@ -186,8 +192,9 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
                     (alert_day, ax.get_ylim()[1]), xytext=(4, -14),
                     textcoords="offset points", color=PALETTE["vermillion"])
     ax.set(xlabel=_("day"), ylabel=_("share of the day's requests"),
-           title=_("Simulated slide (model): the rules rung takes a growing share,\n"
-                   "the error rate stays flat"))
+           title=_("Simulated slide (model): the rules rung's share {rules},\n"
+                   "the HTTP error rate {errors}").format(
+                       rules=claims.word(rules_trend), errors=claims.word(error_trend)))
     percent_axis(ax.yaxis)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15))
     fig.tight_layout()

@@ -53,7 +53,8 @@ BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md",
               "book/glossary.md", "book/references.md")
 
 # Generated regions that the Russian edition regenerates rather than translates.
-GENERATED = re.compile(r"<!-- chapter-times: begin -->.*?<!-- chapter-times: end -->", re.S)
+GENERATED = re.compile(r"<!-- (?P<region>chapter-times|plan-[\w-]+): begin -->.*?"
+                       r"<!-- (?P=region): end -->", re.S)
 
 # Lines that are only markup: fences (an admonition's or dropdown's title is words),
 # directive options, targets, comments.

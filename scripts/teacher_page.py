@@ -428,10 +428,12 @@ PLANS = {
 }
 
 
-def plan_numbers(language: str = "en") -> dict[str, dict]:
-    """Every chapter's glued values, by chapter number (the edition's chapters)."""
+def plan_numbers() -> dict[int, dict]:
+    """Every chapter's glued values, by chapter number. Both editions glue the same
+    numbers (tests/test_translation.py checks it), so the English chapters serve both,
+    and the Russian page can be made before ru/chapters is rewritten."""
     numbers = {}
-    for path in edition_chapters(language):
+    for path in chapters():
         numbers[chapter_number(path)] = glued_values(nbformat.read(str(path), as_version=4))
     return numbers
 
@@ -480,7 +482,7 @@ def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> st
 
 def teaching_with_plans(text: str, language: str = "en",
                         numbers: dict[int, dict] | None = None) -> str:
-    numbers = plan_numbers(language) if numbers is None else numbers
+    numbers = plan_numbers() if numbers is None else numbers
     found = [m["plan"] for m in PLAN_REGION.finditer(text)]
     if sorted(found) != sorted(PLANS):
         raise ValueError(f"book/teaching.md needs one plan region for each of "

@@ -3,6 +3,7 @@ yet (with a hint), and never the answer itself.
 
 >>> from reliability.checks import check
 >>> check("ch4-ex1", 0.5).verdict
+Not yet. pass^k counts the k-subsets of trials that are all successes, out of all k-subsets.
 'wrong'
 
 The answers are computed here from the package, the way the chapter's solution computes
@@ -20,6 +21,8 @@ from typing import Callable
 from . import _validate
 from .i18n import N_, _
 
+__all__ = ["EXERCISES", "check"]
+
 #: How near a typed number must be: relative to the answer.
 RIGHT = 0.005
 CLOSE = 0.05
@@ -32,6 +35,8 @@ class Exercise:
 
     answer: Callable[[], float]
     hint: str
+    #: What the number is, for the launch notebook's check cell.
+    what: str = ""
     whole: bool = False
     #: An absolute tolerance where a relative one is too loose (a probability near 1);
     #: close is ten times as far.
@@ -80,22 +85,26 @@ def _pass_at_3() -> float:
 #: same exercise has a suffix).
 EXERCISES: dict[str, Exercise] = {
     "ch1-ex1": Exercise(_bad_turns, N_(
-        "Work out the chance that all fifteen turns are right, then take what is left.")),
+        "Work out the chance that all fifteen turns are right, then take what is left."),
+        what=N_("the share of conversations with a bad turn")),
     "ch1-ex2": Exercise(_accuracy_for_100_steps, N_(
-        "Solve p to the power 100 = 0.9 for p: a hundredth root."), tolerance=6e-5),
+        "Solve p to the power 100 = 0.9 for p: a hundredth root."), tolerance=6e-5,
+        what=N_("the accuracy per step")),
     "ch1-ex3": Exercise(_horizon_at_098, N_(
-        "The horizon is ln 0.5 / ln p, with p = 1 - error - silent.")),
+        "The horizon is ln 0.5 / ln p, with p = 1 - error - silent."),
+        what=N_("the new horizon, in steps")),
     "ch2-ex1": Exercise(_attempts_for_085, N_(
         "Try one attempt more at a time and stop at the first count whose success reaches "
-        "the target."), whole=True),
+        "the target."), whole=True, what=N_("attempts per step")),
     "ch2-ex1-ceiling": Exercise(_ceiling_flaky, N_(
         "With unlimited attempts a step ends on an accepted answer; which share of those "
-        "is right?")),
+        "is right?"), what=N_("the most it can ever reach")),
     "ch4-ex1": Exercise(_pass_hat_3, N_(
         "pass^k counts the k-subsets of trials that are all successes, out of all "
-        "k-subsets.")),
+        "k-subsets."), what=N_("pass^3")),
     "ch4-ex1-at": Exercise(_pass_at_3, N_(
-        "pass@k is one minus the share of k-subsets that are all failures.")),
+        "pass@k is one minus the share of k-subsets that are all failures."),
+        what=N_("pass@3")),
 }
 
 
@@ -115,6 +124,7 @@ def check(exercise: str, answer, *, quiet: bool = False) -> Verdict:
     """Check ``answer`` to ``exercise`` (its label, such as ``"ch1-ex1"``) and print
     whether it is right, close or not yet, with a hint; the answer is never shown."""
     _validate.text("exercise", exercise, choices=tuple(EXERCISES))
+    quiet = _validate.flag("quiet", quiet)
     task = EXERCISES[exercise]
     if answer is Ellipsis or answer is None:
         return _say("missing", _("Replace ... with your answer, then run the cell again."),

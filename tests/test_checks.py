@@ -77,3 +77,42 @@ def test_bad_input_names_the_parameter():
     with pytest.raises(ValueError, match="answer must be a finite number"):
         check("ch1-ex1", "a lot")
     assert check("ch1-ex1", ..., quiet=True).verdict == "missing"
+
+
+def _check_cells(language):
+    import json
+
+    import launch_notebooks
+    folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
+    found = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        for index, cell in enumerate(cells):
+            if launch_notebooks.CHECK_TAG in cell["metadata"].get("tags", []):
+                found[(path.name, index)] = ("".join(cells[index - 1]["source"]),
+                                             "".join(cell["source"]))
+    return found
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_each_checkable_exercise_has_a_check_cell_that_runs(language, capsys):
+    """A student meets the check right under the exercise, runs it as it stands (told to
+    put their answer in), then with their answer (told it is right)."""
+    cells = _check_cells(language)
+    named = [re.findall(r'^check\("([\w-]+)", \.\.\.\)', source, re.M)
+             for _, source in cells.values()]
+    assert sorted(n for names in named for n in names) == sorted(checks.EXERCISES)
+    for (name, _), (before, source) in cells.items():
+        assert re.search(r"\*\*(Exercise|Упражнение) \d+\*\*", before), name
+        with i18n.language(language):
+            exec(compile(source, name, "exec"), {})  # noqa: S102  (the cell, as is)
+            missing = check("ch1-ex1", ..., quiet=True).message
+            assert capsys.readouterr().out.splitlines() == [missing] * source.count(
+                "check(")
+            right = re.sub(r'check\("([\w-]+)", \.\.\.\)',
+                           lambda m: f'check("{m[1]}", {checks.EXERCISES[m[1]].answer()!r})',
+                           source)
+            exec(compile(right, name, "exec"), {})  # noqa: S102
+            lines = capsys.readouterr().out.splitlines()
+        assert lines and set(lines) == {i18n.catalog("ru").get("Right.", "Right.")
+                                        if language == "ru" else "Right."}, lines

@@ -363,7 +363,7 @@ IDEAS = {
            "does in an outage, and tell cascade from fallback."),
         N_("In the outage, waiting per request falls from [[ch8_wait_without:.1f]] s "
            "without a breaker to [[ch8_wait_with:.1f]] s with one, and calls to the "
-           "dead model from [[ch8_calls_without]] to [[ch8_calls_with]]. Cascade is "
+           "dead model from [[ch8_calls_without:,d]] to [[ch8_calls_with:,d]]. Cascade is "
            "not fallback: a cascade routes up by difficulty, and [[ch8_up_open:.1%]] of "
            "open-dialogue requests go up, [[ch8_up_knowledge:.1%]] of knowledge ones."),
         N_("The fallback works and availability is perfect. What could still be "
@@ -452,9 +452,11 @@ def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> s
 
 
 def local_number(text: str, language: str = "en") -> str:
-    """One formatter per language: Russian writes 0,99 and 12,4 %."""
+    """One formatter per language: Russian writes 0,99, 12,4 % and 30 114."""
     if language != "ru":
         return text
+    # thousands first (30,114 is 30 114), then the decimal point
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "\u00a0", text)
     text = re.sub(r"(?<=\d)\.(?=\d)", ",", text)
     return re.sub(r"(?<=\d)%", "\u00a0%", text)
 

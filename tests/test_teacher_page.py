@@ -261,6 +261,7 @@ def test_the_russian_plans_write_numbers_the_russian_way():
     assert re.search(r"\d,\d\u00a0%", region)
     assert teacher_page.local_number("12.4%", "ru") == "12,4\u00a0%"
     assert teacher_page.local_number("12.4%") == "12.4%"
+    assert teacher_page.local_number("30,114 and 1,234.5", "ru") == "30\u00a0114 and 1\u00a0234,5"
 
 
 def test_a_plan_citing_a_missing_number_or_region_is_refused():

@@ -264,11 +264,50 @@ def table(frame, *, name: str, formats=None, index: bool = False):
             frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
                                for v in frame.iloc[:, i]])
     style = frame.style.set_uuid(name)
+    if isinstance(formats, str):
+        # One format for every number: whole-number columns (k, n, a count) stay whole,
+        # not 1.000, 2.000.
+        formats = {c: formats for i, c in enumerate(frame.columns)
+                   if not pd.api.types.is_integer_dtype(frame.iloc[:, i])
+                   and i not in text_columns}
+    if i18n.get_language() != "en":
+        # Numbers in the page's language (reliability.numbers): «0,805», «2 000»
+        style = style.format(lambda value: _localised(value, "{}"))
+        if isinstance(formats, dict):
+            formats = {k: _localiser(v) for k, v in formats.items()}
+        elif formats is not None:
+            formats = _localiser(formats)
     if formats is not None:
         style = style.format(formats)
     if not index:
         style = style.hide(axis="index")
     return HTML(style.to_html())
+
+
+def _localised(value, template: str) -> str:
+    """``template.format(value)`` with its number written by reliability.numbers."""
+    import string
+
+    from .numbers import spec
+
+    if isinstance(value, str) or not isinstance(value, numbers.Number) or \
+            isinstance(value, bool):
+        return template.format(value)
+    out = []
+    for literal, field, format_spec, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            out.append(spec(value.item() if hasattr(value, "item") else value,
+                            format_spec or ""))
+    return "".join(out)
+
+
+def _localiser(format_):
+    """A table format (a ``"{:.1%}"`` string or a function) as a function writing its
+    numbers in the page's language."""
+    if callable(format_):
+        return format_
+    return lambda value: _localised(value, format_)
 
 
 #: A frame of matplotlib's jshtml player: a PNG as base64, wrapped with "\\" line ends.

@@ -1,0 +1,188 @@
+"""Numbers written into words, in the language of the page (:mod:`reliability.i18n`).
+
+Every number a reader sees goes through here: the prose's glued values (the Russian
+book's Sphinx extension ``book/_ext/numbers_locale.py`` calls :func:`spec`), printed
+lines, tables (:func:`reliability.notebook.table`), figure ticks and the live
+explorers' sentences. The formats are CLDR's, through Babel: the English edition writes
+``2,000`` and ``0.99``; the Russian one «2 000» (a no-break space between groups) and
+«0,99», with the per cent sign close up as the Russian lesson writes it («24,1%»).
+
+Rounding is Python's, in both languages: a value is first written with Python's
+``format`` to the digits asked for and only then localised, so the two editions never
+round one number differently.
+
+>>> from reliability import i18n
+>>> count(21, "run", "runs"), percent(0.2412), number(2000)
+('21 runs', '24.1%', '2,000')
+>>> with i18n.language("ru"):
+...     count(21, "прогон", "прогона", "прогонов"), percent(0.2412), number(2000)
+('21 прогон', '24,1%', '2\\xa0000')
+"""
+
+from __future__ import annotations
+
+import math
+import numbers as _numbers
+import re
+from decimal import Decimal
+
+from . import _validate, i18n
+from .i18n import N_
+
+__all__ = ["number", "percent", "points", "interval", "count", "money", "spec",
+           "NOT_A_NUMBER"]
+
+#: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
+NOT_A_NUMBER = N_("n/a")
+
+#: A Python format spec this module writes in every language: sign, grouping comma,
+#: precision and one of d, f, F, %, g (what the chapters' ``{glue:text}`` roles use).
+_SPEC = re.compile(r"^(?P<sign>[+\- ]?)(?P<group>,?)(?:\.(?P<digits>\d+))?"
+                   r"(?P<kind>[dfF%g]?)$")
+
+
+def _locale() -> str:
+    return i18n.get_language()
+
+
+def _real(name: str, value) -> float:
+    if isinstance(value, (bool,)) or not isinstance(value, _numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def _babel(text: str, *, digits: int, group: bool, percent: bool = False) -> str:
+    """``text`` (a number Python has already rounded) in the page's locale."""
+    from babel.numbers import format_decimal, format_percent
+
+    pattern = ("#,##0" if group else "0") + ("." + "0" * digits if digits else "")
+    if percent:
+        # exact in Decimal: Python's rounding stands, Babel only writes it
+        return format_percent(Decimal(text) / 100, format=pattern + "%", locale=_locale())
+    return format_decimal(Decimal(text), format=pattern, locale=_locale())
+
+
+def _signed(text: str, value: float, sign: bool) -> str:
+    return "+" + text if sign and not text.startswith(("-", "−")) and value >= 0 else text
+
+
+def number(value, digits: int | None = None, *, group: bool = True,
+           sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals (a whole number: none; a float: as many as
+    it needs, up to 6) and its thousands grouped: ``number(6931.1, 1)`` is ``6,931.1``,
+    «6 931,1» in Russian. ``sign`` writes a plus before a positive value."""
+    group = _validate.flag("group", group)
+    sign = _validate.flag("sign", sign)
+    if isinstance(value, _numbers.Integral) and not isinstance(value, bool) and \
+            digits is None:
+        return _signed(_babel(str(int(value)), digits=0, group=group), value, sign)
+    value = _real("value", value)
+    if not math.isfinite(value):
+        return i18n.gettext(NOT_A_NUMBER)
+    if digits is None:
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
+        digits = len(text.partition(".")[2])
+    else:
+        digits = _validate.whole("digits", digits, minimum=0, maximum=12)
+        text = f"{value:.{digits}f}"
+    return _signed(_babel(text, digits=digits, group=group), value, sign)
+
+
+def percent(share, digits: int = 1, *, sign: bool = False) -> str:
+    """A share (0.241) as a percentage: ``24.1%``, «24,1%»."""
+    share = _real("share", share)
+    digits = _validate.whole("digits", digits, minimum=0, maximum=12)
+    sign = _validate.flag("sign", sign)
+    if not math.isfinite(share):
+        return i18n.gettext(NOT_A_NUMBER)
+    text = f"{share:.{digits}%}"[:-1]
+    return _signed(_babel(text, digits=digits, group=True, percent=True), share, sign)
+
+
+def points(difference, digits: int = 1, *, sign: bool = True) -> str:
+    """A difference of two shares (0.023) in percentage points: ``+2.3 pp``,
+    «+2,3 п. п.»."""
+    difference = _real("difference", difference)
+    if not math.isfinite(difference):
+        return i18n.gettext(NOT_A_NUMBER)
+    value = number(difference * 100, digits, sign=sign)
+    return i18n.gettext("{value} pp").format(value=value)
+
+
+def interval(low, high, digits: int = 1, *, as_percent: bool = True) -> str:
+    """An interval ``[low, high]``: ``[30.0%, 58.0%]``; in Russian the bounds are
+    parted by a semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]»."""
+    as_percent = _validate.flag("as_percent", as_percent)
+    write = percent if as_percent else number
+    return i18n.gettext("[{low}, {high}]").format(low=write(low, digits),
+                                                   high=write(high, digits))
+
+
+def count(n, *forms: str) -> str:
+    """``n`` with its noun in the form that goes with it: ``count(5, "run", "runs")``.
+
+    Two forms (English singular and plural) are looked up in the package's catalogs
+    (gettext's ``ngettext``, the plural rule from the catalog). A chapter's Russian code
+    gives the Russian forms itself, in gettext's order (one, few, many):
+    ``count(n, "прогон", "прогона", "прогонов")``.
+    """
+    n = _validate.whole("n", n, minimum=-(2**63))
+    for index, form in enumerate(forms):
+        _validate.text(f"forms[{index}]", form)
+    wanted = i18n.plural_count()
+    if len(forms) == 2:
+        noun = i18n.ngettext(forms[0], forms[1], n)
+    elif len(forms) == wanted:
+        noun = forms[i18n.plural_index(n)]
+    else:
+        raise ValueError(f"forms must be the English singular and plural, or the "
+                         f"{wanted} plural forms of the current language, got {forms!r}")
+    return f"{number(n)} {noun}"
+
+
+def money(amount, currency: str = "USD") -> str:
+    """An amount of money, in cents: ``$1,234.50``, «1 234,50 $»."""
+    from babel.numbers import format_currency
+
+    amount = _real("amount", amount)
+    currency = _validate.text("currency", currency)
+    if not math.isfinite(amount):
+        return i18n.gettext(NOT_A_NUMBER)
+    return format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
+
+
+def spec(value, format_spec: str) -> str:
+    """``format(value, format_spec)`` in the page's language: the same rounding, the
+    locale's decimal sign and groups. In English it is exactly Python's ``format``. A
+    spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""
+    format_spec = _validate.text("format_spec", format_spec, optional=True) or ""
+    if i18n.get_language() == "en" or isinstance(value, str):
+        return format(value, format_spec)
+    found = _SPEC.match(format_spec)
+    if not found or not isinstance(value, _numbers.Real) or isinstance(value, bool):
+        return format(value, format_spec)
+    sign = found["sign"] == "+"
+    group = bool(found["group"])
+    kind = found["kind"]
+    if kind == "%":
+        digits = 6 if found["digits"] is None else int(found["digits"])
+        if not math.isfinite(float(value)):
+            return i18n.gettext(NOT_A_NUMBER)
+        text = format(float(value), f".{digits}%")[:-1]
+        return _signed(_babel(text, digits=digits, group=group, percent=True),
+                       float(value), sign)
+    if kind == "d" or (kind == "" and isinstance(value, _numbers.Integral)
+                       and found["digits"] is None):
+        return _signed(_babel(str(int(value)), digits=0, group=group), value, sign)
+    if kind in ("f", "F"):
+        digits = 6 if found["digits"] is None else int(found["digits"])
+        if not math.isfinite(float(value)):
+            return i18n.gettext(NOT_A_NUMBER)
+        text = format(float(value), f".{digits}f")
+        return _signed(_babel(text, digits=digits, group=group), float(value), sign)
+    # g or no type: Python's shortest form, with the locale's decimal sign
+    from babel.numbers import get_decimal_symbol
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return i18n.gettext(NOT_A_NUMBER)
+    return format(value, format_spec).replace(".", get_decimal_symbol(_locale()))

@@ -29,6 +29,8 @@ from __future__ import annotations
 import functools
 import gettext as stdlib_gettext
 import io
+import numbers
+import string
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -141,10 +143,35 @@ def translations(language: str) -> stdlib_gettext.NullTranslations:
     return stdlib_gettext.GNUTranslations(compiled)
 
 
+class _NumberFormatter(string.Formatter):
+    """``str.format`` whose numeric fields are written by :func:`reliability.numbers.fmt`
+    in the current language."""
+
+    def format_field(self, value, format_spec):
+        from .numbers import fmt  # numbers imports this module
+
+        if isinstance(value, numbers.Number) and not isinstance(value, bool):
+            return fmt(value.item() if hasattr(value, "item") else value, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _NumberFormatter()
+
+
+class Text(str):
+    """A translated message: its ``format`` writes numbers the way the page's language
+    does (``_("{runs:,d} runs").format(runs=2000)`` is «2 000 прогонов» in Russian)."""
+
+    __slots__ = ()
+
+    def format(self, *args, **kwargs):  # noqa: A003  (str's own name)
+        return _FORMATTER.vformat(str(self), args, kwargs)
+
+
 def gettext(message: str) -> str:
     """``message`` in the current language (itself in English, or when untranslated)."""
     _validate.text("message", message)
-    return translations(_current).gettext(message)
+    return Text(translations(_current).gettext(message))
 
 
 def pgettext(context: str, message: str) -> str:
@@ -154,7 +181,7 @@ def pgettext(context: str, message: str) -> str:
     _validate.text("message", message)
     found = translations(_current)
     said = found.pgettext(context, message)
-    return found.gettext(message) if said == message else said
+    return Text(found.gettext(message) if said == message else said)
 
 
 def ngettext(singular: str, plural: str, n) -> str:
@@ -164,7 +191,7 @@ def ngettext(singular: str, plural: str, n) -> str:
     _validate.text("singular", singular)
     _validate.text("plural", plural)
     n = _validate.whole("n", n, minimum=-(2**63))
-    return translations(_current).ngettext(singular, plural, n)
+    return Text(translations(_current).ngettext(singular, plural, n))
 
 
 def plural_index(n) -> int:
@@ -206,8 +233,6 @@ def fill_slots(template: str, **values) -> str:
     specs) and every other ``{field}`` kept as it is: a live explorer's sentence whose
     run counts the package knows and whose other slots the page fills. Literal braces
     stay escaped, so the result is still a template."""
-    import string
-
     _validate.text("template", template)
     out = []
     try:
@@ -219,7 +244,7 @@ def fill_slots(template: str, **values) -> str:
         if field is None:
             continue
         if field in values:
-            from .numbers import spec as localised  # numbers imports this module
+            from .numbers import fmt as localised  # numbers imports this module
 
             out.append(localised(values[field], spec))
         else:

@@ -17,10 +17,13 @@ import matplotlib as mpl
 import numpy as np
 
 from . import _validate, i18n
+# A chapter's printed lines write their numbers with these (reliability.numbers), in the
+# page's language: imported with setup() and table, they cost the setup cell no line.
+from .numbers import count, fmt, interval, percent, points
 
 __all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table"]
+           "figure_problems", "table", "fmt", "count", "interval", "percent", "points"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -172,7 +175,9 @@ def percent_axis(axis) -> None:
     from matplotlib.ticker import FuncFormatter
 
     _validate.instance("axis", axis, Axis)
-    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
+    from .numbers import fmt
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: fmt(value, ".0%")))
 
 
 #: Significant digits a glued float keeps. The prose shows at most six (``.4f`` of a number
@@ -288,7 +293,7 @@ def _localised(value, template: str) -> str:
     """``template.format(value)`` with its number written by reliability.numbers."""
     import string
 
-    from .numbers import spec
+    from .numbers import fmt
 
     if isinstance(value, str) or not isinstance(value, numbers.Number) or \
             isinstance(value, bool):
@@ -297,7 +302,7 @@ def _localised(value, template: str) -> str:
     for literal, field, format_spec, _ in string.Formatter().parse(template):
         out.append(literal)
         if field is not None:
-            out.append(spec(value.item() if hasattr(value, "item") else value,
+            out.append(fmt(value.item() if hasattr(value, "item") else value,
                             format_spec or ""))
     return "".join(out)
 

@@ -1,7 +1,7 @@
 """Numbers written into words, in the language of the page (:mod:`reliability.i18n`).
 
 Every number a reader sees goes through here: the prose's glued values (the Russian
-book's Sphinx extension ``book/_ext/numbers_locale.py`` calls :func:`spec`), printed
+book's Sphinx extension ``book/_ext/numbers_locale.py`` calls :func:`fmt`), printed
 lines, tables (:func:`reliability.notebook.table`), figure ticks and the live
 explorers' sentences. The formats are CLDR's, through Babel: the English edition writes
 ``2,000`` and ``0.99``; the Russian one «2 000» (a no-break space between groups) and
@@ -27,9 +27,9 @@ import re
 from decimal import Decimal
 
 from . import _validate, i18n
-from .i18n import N_
+from .i18n import N_, _
 
-__all__ = ["number", "percent", "points", "interval", "count", "money", "spec",
+__all__ = ["number", "percent", "points", "interval", "count", "money", "fmt",
            "NOT_A_NUMBER"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
@@ -106,16 +106,16 @@ def points(difference, digits: int = 1, *, sign: bool = True) -> str:
     if not math.isfinite(difference):
         return i18n.gettext(NOT_A_NUMBER)
     value = number(difference * 100, digits, sign=sign)
-    return i18n.gettext("{value} pp").format(value=value)
+    return _("{value} pp").format(value=value)
 
 
-def interval(low, high, digits: int = 1, *, as_percent: bool = True) -> str:
-    """An interval ``[low, high]``: ``[30.0%, 58.0%]``; in Russian the bounds are
-    parted by a semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]»."""
-    as_percent = _validate.flag("as_percent", as_percent)
-    write = percent if as_percent else number
-    return i18n.gettext("[{low}, {high}]").format(low=write(low, digits),
-                                                   high=write(high, digits))
+def interval(low, high, format_spec: str = ".1%") -> str:
+    """An interval ``[low, high]``, each bound written by :func:`fmt` with
+    ``format_spec``: ``[30.0%, 58.0%]``; in Russian the bounds are parted by a
+    semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]»."""
+    format_spec = _validate.text("format_spec", format_spec)
+    return _("[{low}, {high}]").format(low=fmt(_real("low", low), format_spec),
+                                       high=fmt(_real("high", high), format_spec))
 
 
 def count(n, *forms: str) -> str:
@@ -151,7 +151,7 @@ def money(amount, currency: str = "USD") -> str:
     return format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
 
 
-def spec(value, format_spec: str) -> str:
+def fmt(value, format_spec: str) -> str:
     """``format(value, format_spec)`` in the page's language: the same rounding, the
     locale's decimal sign and groups. In English it is exactly Python's ``format``. A
     spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""

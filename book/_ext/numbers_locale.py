@@ -39,7 +39,7 @@ def localised_plain_text(language: str):
         elif kind == "s":
             value = str(value)
         with i18n.language(language):
-            return numbers.spec(value, fmt_spec)
+            return numbers.fmt(value, fmt_spec)
 
     return format_plain_text
 

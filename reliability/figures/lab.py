@@ -16,6 +16,7 @@ from ..stats import wilson_interval
 from . import _checks
 from ..live import nearest
 from ..i18n import N_, NP_, _, pgettext, translate
+from ..numbers import fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -169,7 +170,7 @@ def plot_blind_spot(arms: dict, *, title: str):
             ax.barh(y, share, left=left, color=_CLASS_COLOURS[key], edgecolor="white",
                     label=names[key] if key not in ax.get_legend_handles_labels()[1] else None)
             if share >= 0.06:
-                ax.text(left + share / 2, y, f"{share:.0%}", ha="center", va="center",
+                ax.text(left + share / 2, y, fmt(share, ".0%"), ha="center", va="center",
                         color="white" if key in ("wrong_record", "never_retrieved",
                                                              "inconsistent") else "black")
             left += share
@@ -378,7 +379,7 @@ def plot_explorer(arms: dict, gap):
 
 def _span(delta, low, high) -> str:
     """A gap in percentage points with its interval, e.g. ``+32.5 [+17.3, +48.0]``."""
-    return f"{delta:+.1f} [{low:+.1f}, {high:+.1f}]"
+    return f"{fmt(delta, '+.1f')} {interval(low, high, '+.1f')}"
 
 
 def capability_table(ladder: dict):
@@ -509,14 +510,14 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
                  for name, key, flag in names if flag]
         joint = _(" and ")
         (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()
-        return {"base": f"{base.rate:.1%}", "b_low": f"{b_low:.1%}",
-                "b_high": f"{b_high:.1%}", "b_closed": f"{closed(fault, 0):.1%}",
+        return {"base": fmt(base.rate, ".1%"), "b_low": fmt(b_low, ".1%"),
+                "b_high": fmt(b_high, ".1%"), "b_closed": fmt(closed(fault, 0), ".1%"),
                 "arm": joint.join(on) or _("no guardrail on"),
-                "rate": f"{treated.rate:.1%}", "low": f"{t_low:.1%}",
-                "high": f"{t_high:.1%}", "closed": f"{closed(fault, recovery):.1%}",
+                "rate": fmt(treated.rate, ".1%"), "low": fmt(t_low, ".1%"),
+                "high": fmt(t_high, ".1%"), "closed": fmt(closed(fault, recovery), ".1%"),
                 "fired": joint.join(fired) or _("nothing fired"),
-                "gap": f"{100 * gap.delta:+.1f}", "g_low": f"{100 * gap.low:+.1f}",
-                "g_high": f"{100 * gap.high:+.1f}",
+                "gap": fmt(100 * gap.delta, "+.1f"), "g_low": fmt(100 * gap.low, "+.1f"),
+                "g_high": fmt(100 * gap.high, "+.1f"),
                 "verdict": _("a result") if gap.verdict == "result" else _("a null")}
 
     switch = (_("off"), _("on"))

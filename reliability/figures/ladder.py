@@ -9,9 +9,10 @@ import numpy as np
 from .. import _validate
 from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
-from ..i18n import N_, _, fill_slots
+from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from . import _checks
+from ..numbers import fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
@@ -150,7 +151,7 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     axes[1].bar(labels, dead, color=colours)
     axes[1].set(ylabel=_("calls while it is down"),
                 ylim=(0, max(1.0, frames["top"][1])), title=_("calls to the dead primary"))
-    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, "{:,}")):
+    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, Text("{:,}"))):
         for x, v in enumerate(values):
             ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom")
     fig.suptitle(_("Model, {hours:g} h outage: {without:,.1f} h waiting without a "
@@ -206,7 +207,7 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     bars = ax.bar([_(c) for c in classes], shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
-        ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
+        ax.annotate(fmt(share, ".1%"), (bar.get_x() + bar.get_width() / 2, share), ha="center",
                     va="bottom")
     if random_share is not None:
         ax.axhline(random_share, color=PALETTE["grey"],
@@ -272,10 +273,10 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         for key, (wait, calls, refused, arrived) in (
                 ("a", day(hours)), ("b", day(hours, threshold, timeout))):
             low, high = wilson_interval(refused, arrived) if arrived else (0.0, 1.0)
-            slots.update({f"wait_{key}": f"{wait:,.1f}", f"calls_{key}": f"{calls:,d}",
-                          f"ref_{key}": f"{refused / max(arrived, 1):.1%}",
-                          f"low_{key}": f"{float(low):.1%}",
-                          f"high_{key}": f"{float(high):.1%}"})
+            slots.update({f"wait_{key}": fmt(wait, ",.1f"), f"calls_{key}": fmt(calls, ",d"),
+                          f"ref_{key}": fmt(refused / max(arrived, 1), ".1%"),
+                          f"low_{key}": fmt(float(low), ".1%"),
+                          f"high_{key}": fmt(float(high), ".1%")})
         return slots
 
     def waiting(*breaker):

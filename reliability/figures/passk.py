@@ -14,6 +14,7 @@ from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 from ..i18n import N_, _, gettext
 from ..live import nearest
+from ..numbers import fmt
 
 __all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
            "plot_wilson", "live_mixes"]
@@ -60,8 +61,8 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
         ax.plot(ks, mix.pass_hat(ks), "-", color=colour, label=f"{label}: pass^k")
         if k is not None:
             ax.plot([k, k], [mix.pass_hat(k), mix.pass_at(k)], "o", color=colour, ms=7)
-            parts.append(f"{label}: pass@{k} = {mix.pass_at(k):.0%}, "
-                         f"pass^{k} = {mix.pass_hat(k):.0%}")
+            parts.append(f"{label}: pass@{k} = {fmt(mix.pass_at(k), '.0%')}, "
+                         f"pass^{k} = {fmt(mix.pass_hat(k), '.0%')}")
     if k is not None:
         ax.axvline(k, color=PALETTE["grey"], lw=1)
         # One line per task mix: all four values on one line would not fit a phone.
@@ -270,8 +271,8 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
 
     def words(pass1, s, k):
         mix = TaskMix.beta(pass1, s)
-        slots = {"hat": f"{mix.pass_hat(k):.1%}", "at": f"{mix.pass_at(k):.1%}",
-                 "same": f"{pass1 ** k:.1%}"}
+        slots = {"hat": fmt(mix.pass_hat(k), ".1%"), "at": fmt(mix.pass_at(k), ".1%"),
+                 "same": fmt(pass1 ** k, ".1%")}
         x, rate, low, high = measured(pass1, s)
         slots["measured"] = (
             _("at {rate:.1%} (95% bootstrap interval {low:.1%} to {high:.1%})").format(
@@ -303,7 +304,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
             Series(_("pass^k if every task were alike"), lambda pass1: {
                 "x": ks, "y": pass1 ** ks}, depends=("pass1",), colour="grey"),
             Series(_("pass^k measured, {cases} cases x {runs} runs, 95% bootstrap "
-                     "interval").format(cases=f"{cases:,d}", runs=f"{runs:,d}"),
+                     "interval").format(cases=fmt(cases, ",d"), runs=fmt(runs, ",d")),
                    lambda pass1, s: dict(zip(("x", "y", "low", "high"), measured(pass1, s))),
                    depends=("pass1", "s"), kind="points", colour="orange"),
             Series(_("the chosen k"), marker, depends=("pass1", "s", "k"), kind="marker",
@@ -314,7 +315,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                       "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
                       "succeeded with probability {pass1}, pass^{k} would be {same}. "
                       "{cases} simulated cases x {runs} runs measure pass^{k} {measured}.")
-                    .replace("{cases}", f"{cases:,d}").replace("{runs}", f"{runs:,d}"),
+                    .replace("{cases}", fmt(cases, ",d")).replace("{runs}", fmt(runs, ",d")),
                     words, depends=("pass1", "s", "k")),
         x_label=_("k (runs of the same task)"), y_label=_("share of tasks"),
         title=_("pass^k and pass@k (model)"),

@@ -12,6 +12,7 @@ from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
 from ..live import nearest
+from ..numbers import fmt
 
 __all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
 
@@ -112,7 +113,7 @@ def plot_baselines(pairs, *, title: str):
         ax.annotate("", xy=(after, row), xytext=(before, row),
                     arrowprops=dict(arrowstyle="->", color=colour, lw=2.5))
         ax.plot([before], [row], "o", color=PALETTE["grey"], ms=8)
-        ax.text(max(before, after) + 3.0, row, f"{after - before:+.1f}", va="center",
+        ax.text(max(before, after) + 3.0, row, fmt(after - before, "+.1f"), va="center",
                 fontsize=11, color=colour)
     ax.plot([], [], "o", color=PALETTE["grey"], label=_("before the method"))
     ax.set_yticks(range(len(labels)), labels)
@@ -174,10 +175,10 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
         (r_low, r_high), (i_low, i_high) = (drawn.interval("relevance"),
                                             drawn.interval("irrelevance"))
         relevance, irrelevance = drawn.expected
-        return {"rel_closed": f"{relevance:.1%}", "irr_closed": f"{irrelevance:.1%}",
-                "rel": f"{drawn.relevance:.1%}", "rel_low": f"{r_low:.1%}",
-                "rel_high": f"{r_high:.1%}", "irr": f"{drawn.irrelevance:.1%}",
-                "irr_low": f"{i_low:.1%}", "irr_high": f"{i_high:.1%}"}
+        return {"rel_closed": fmt(relevance, ".1%"), "irr_closed": fmt(irrelevance, ".1%"),
+                "rel": fmt(drawn.relevance, ".1%"), "rel_low": fmt(r_low, ".1%"),
+                "rel_high": fmt(r_high, ".1%"), "irr": fmt(drawn.irrelevance, ".1%"),
+                "irr_low": fmt(i_low, ".1%"), "irr_high": fmt(i_high, ".1%")}
 
     return Explorer(
         name="ch10-threshold",

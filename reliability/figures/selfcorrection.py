@@ -16,6 +16,7 @@ from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit
 from ..stats import newcombe_interval, wilson_interval
 from . import _checks
 from ..live import nearest
+from ..numbers import fmt
 
 __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
            "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
@@ -71,7 +72,8 @@ def even_percent_axis(axis) -> None:
 
     def label(value, _):
         points = value * 100
-        return f"{points:.0f}%" if abs(points - round(points)) < 1e-6 else f"{points:.1f}%"
+        digits = ".0f" if abs(points - round(points)) < 1e-6 else ".1f"
+        return f"{fmt(points, digits)}%"
 
     axis.set_major_formatter(FuncFormatter(label))
 
@@ -411,9 +413,9 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
         t = loop(recall)
         return {"closed": f"{t['closed'][rounds]:.1%}", "rate": f"{t['y'][rounds]:.1%}",
                 "low": f"{t['low'][rounds]:.1%}", "high": f"{t['high'][rounds]:.1%}",
-                "intrinsic": f"{loop_accuracy(revision, initial, rounds):.1%}",
-                "oracle": f"{loop_accuracy(revision, initial, rounds, ORACLE):.1%}",
-                "calls": f"{expected_revisions(revision, initial, rounds, arbiter(recall)):.2f}"}
+                "intrinsic": fmt(loop_accuracy(revision, initial, rounds), ".1%"),
+                "oracle": fmt(loop_accuracy(revision, initial, rounds, ORACLE), ".1%"),
+                "calls": fmt(expected_revisions(revision, initial, rounds, arbiter(recall)), ".2f")}
 
     return Explorer(
         name="ch5-arbiter",

@@ -131,16 +131,26 @@ def translations(language: str) -> stdlib_gettext.NullTranslations:
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
 
-    merged = Catalog(locale=language, fuzzy=False)
+    # A word can be both a plain message ("failure", a table's label) and a plural one
+    # ("1 failure", "2 failures"); a catalog holds one entry per msgid, so the plural
+    # entries are compiled apart and consulted by ngettext as the fallback.
+    plain, plural = Catalog(locale=language, fuzzy=False), Catalog(locale=language,
+                                                                   fuzzy=False)
     for path in sorted((LOCALE / language).glob("*.po")):
         for message in _read(path):
-            if message.id and not message.fuzzy and message.string and \
-                    merged.get(message.id, context=message.context) is None:
-                merged.add(message.id, message.string, context=message.context)
-    compiled = io.BytesIO()
-    write_mo(compiled, merged, use_fuzzy=False)
-    compiled.seek(0)
-    return stdlib_gettext.GNUTranslations(compiled)
+            if not message.id or message.fuzzy or not message.string:
+                continue
+            into = plural if isinstance(message.id, tuple) else plain
+            if into.get(message.id, context=message.context) is None:
+                into.add(message.id, message.string, context=message.context)
+    compiled = []
+    for catalog_ in (plain, plural):
+        data = io.BytesIO()
+        write_mo(data, catalog_, use_fuzzy=False)
+        data.seek(0)
+        compiled.append(stdlib_gettext.GNUTranslations(data))
+    compiled[0].add_fallback(compiled[1])
+    return compiled[0]
 
 
 class _NumberFormatter(string.Formatter):

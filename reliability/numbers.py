@@ -118,26 +118,44 @@ def interval(low, high, format_spec: str = ".1%") -> str:
                                        high=fmt(_real("high", high), format_spec))
 
 
-def count(n, *forms: str) -> str:
+def count(n, *forms: str, format_spec: str | None = None) -> str:
     """``n`` with its noun in the form that goes with it: ``count(5, "run", "runs")``.
 
     Two forms (English singular and plural) are looked up in the package's catalogs
     (gettext's ``ngettext``, the plural rule from the catalog). A chapter's Russian code
     gives the Russian forms itself, in gettext's order (one, few, many):
-    ``count(n, "прогон", "прогона", "прогонов")``.
+    ``count(n, "прогон", "прогона", "прогонов")``. A fractional amount takes
+    ``format_spec`` (``",.1f"``) and the form a fraction takes: "2.5 hours",
+    «2,5 часа», «1,0 часа».
     """
-    n = _validate.whole("n", n, minimum=-(2**63))
     for index, form in enumerate(forms):
         _validate.text(f"forms[{index}]", form)
+    if format_spec is None:
+        n = _validate.whole("n", n, minimum=-(2**63))
+        written, rule = number(n), n
+    else:
+        value = n if isinstance(n, _numbers.Integral) else _real("n", n)
+        written = fmt(value, _validate.text("format_spec", format_spec))
+        # a number written with decimals reads as a fraction: English plural, Russian
+        # genitive singular (the form gettext gives 2)
+        fraction = get_decimal_symbol(_locale()) in written
+        rule = 2 if fraction else int(round(float(n)))
     wanted = i18n.plural_count()
     if len(forms) == 2:
-        noun = i18n.ngettext(forms[0], forms[1], n)
+        noun = i18n.ngettext(forms[0], forms[1], rule)
     elif len(forms) == wanted:
-        noun = forms[i18n.plural_index(n)]
+        noun = forms[i18n.plural_index(rule)]
     else:
         raise ValueError(f"forms must be the English singular and plural, or the "
                          f"{wanted} plural forms of the current language, got {forms!r}")
-    return f"{number(n)} {noun}"
+    return f"{written} {noun}"
+
+
+def get_decimal_symbol(locale: str) -> str:
+    """The decimal sign of ``locale`` (CLDR): "." in English, "," in Russian."""
+    from babel.numbers import get_decimal_symbol as symbol
+
+    return symbol(locale)
 
 
 def money(amount, currency: str = "USD") -> str:

@@ -12,7 +12,7 @@ from ..harness.traffic import DayReport
 from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from . import _checks
-from ..numbers import fmt
+from ..numbers import count, fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
@@ -48,8 +48,10 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
 
 def _outage_label(report) -> str:
     """What one simulated day cost during the outage, for a panel title or a legend."""
-    return _("{waiting:,.1f} worker-hours waiting, {calls:,} calls while down").format(
-        waiting=report.waiting_hours, calls=report.outage_calls)
+    return _("{waiting} waiting, {calls} while down").format(
+        waiting=count(report.waiting_hours, "worker-hour", "worker-hours",
+                      format_spec=",.1f"),
+        calls=count(report.outage_calls, "call", "calls"))
 
 
 def _window(without, with_breaker, start, end, width) -> None:
@@ -273,7 +275,10 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         for key, (wait, calls, refused, arrived) in (
                 ("a", day(hours)), ("b", day(hours, threshold, timeout))):
             low, high = wilson_interval(refused, arrived) if arrived else (0.0, 1.0)
-            slots.update({f"wait_{key}": fmt(wait, ",.1f"), f"calls_{key}": fmt(calls, ",d"),
+            # the nouns follow the numbers: «1 341 вызов», «2,0 воркер-часа»
+            slots.update({f"wait_{key}": count(wait, "worker-hour", "worker-hours",
+                                               format_spec=",.1f"),
+                          f"calls_{key}": count(calls, "call", "calls"),
                           f"ref_{key}": fmt(refused / max(arrived, 1), ".1%"),
                           f"low_{key}": fmt(float(low), ".1%"),
                           f"high_{key}": fmt(float(high), ".1%")})
@@ -287,7 +292,9 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         name="ch8-outage",
         controls=(Control("hours", _("outage length (hours)"), LIVE_HOURS, hours, "g"),
                   Control("threshold", _("breaker opens after (failures in a row)"),
-                          LIVE_THRESHOLDS, threshold, "d"),
+                          LIVE_THRESHOLDS, threshold, "d",
+                          labels=tuple(count(v, "failure", "failures")
+                                       for v in LIVE_THRESHOLDS)),
                   Control("timeout", _("reset timeout (seconds)"), LIVE_TIMEOUTS, timeout,
                           "g")),
         series=(
@@ -301,14 +308,14 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
                    depends=("hours", "threshold", "timeout"), kind="marker",
                    colour="black")),
         words=Words(fill_slots(_(
-            "Model: one simulated day of {conversations:,d} conversations with "
-            "the primary down for {hours} h from 10:00. Retries only: {wait_a} "
-            "worker-hours waiting, {calls_a} calls to the dead primary, {ref_a} of "
-            "the requests that arrived during the outage refused (95% Wilson "
-            "interval {low_a} to {high_a}). With a breaker that opens after "
-            "{threshold} failure(s) in a row and lets a probe through after "
-            "{timeout} s: {wait_b} worker-hours, {calls_b} calls, {ref_b} refused "
-            "({low_b} to {high_b})."), conversations=conversations), words,
+            "Model: one simulated day of {conversations} with the primary down for "
+            "{hours} h from 10:00. Retries only: {wait_a} waiting, {calls_a} to the "
+            "dead primary, {ref_a} of the requests that arrived during the outage "
+            "refused (95% Wilson interval {low_a} to {high_a}). With a breaker that "
+            "opens after {threshold} in a row and lets a probe through after "
+            "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
+            "{high_b})."), conversations=count(conversations, "conversation",
+                                                "conversations")), words,
                     depends=("hours", "threshold", "timeout")),
         x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),
         title=_("Waiting in a simulated day (model)"),

@@ -19,11 +19,11 @@ import numpy as np
 from . import _validate, i18n
 # A chapter's printed lines write their numbers with these (reliability.numbers), in the
 # page's language: imported with setup() and table, they cost the setup cell no line.
-from .numbers import count, fmt, interval, percent, points
+from .numbers import counted, fmt, interval, percent, points
 
 __all__ = ["PALETTE", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table", "fmt", "count", "interval", "percent", "points"]
+           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {

@@ -12,10 +12,10 @@ Rounding is Python's, in both languages: a value is first written with Python's
 round one number differently.
 
 >>> from reliability import i18n
->>> count(21, "run", "runs"), percent(0.2412), number(2000)
+>>> counted(21, "run", "runs"), percent(0.2412), number(2000)
 ('21 runs', '24.1%', '2,000')
 >>> with i18n.language("ru"):
-...     count(21, "прогон", "прогона", "прогонов"), percent(0.2412), number(2000)
+...     counted(21, "прогон", "прогона", "прогонов"), percent(0.2412), number(2000)
 ('21 прогон', '24,1%', '2\\xa0000')
 """
 
@@ -29,7 +29,7 @@ from decimal import Decimal
 from . import _validate, i18n
 from .i18n import N_, _
 
-__all__ = ["number", "percent", "points", "interval", "count", "money", "fmt",
+__all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text",
            "NOT_A_NUMBER"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
@@ -118,13 +118,13 @@ def interval(low, high, format_spec: str = ".1%") -> str:
                                        high=fmt(_real("high", high), format_spec))
 
 
-def count(n, *forms: str, format_spec: str | None = None) -> str:
-    """``n`` with its noun in the form that goes with it: ``count(5, "run", "runs")``.
+def counted(n, *forms: str, format_spec: str | None = None) -> str:
+    """``n`` with its noun in the form that goes with it: ``counted(5, "run", "runs")``.
 
     Two forms (English singular and plural) are looked up in the package's catalogs
     (gettext's ``ngettext``, the plural rule from the catalog). A chapter's Russian code
     gives the Russian forms itself, in gettext's order (one, few, many):
-    ``count(n, "прогон", "прогона", "прогонов")``. A fractional amount takes
+    ``counted(n, "прогон", "прогона", "прогонов")``. A fractional amount takes
     ``format_spec`` (``",.1f"``) and the form a fraction takes: "2.5 hours",
     «2,5 часа», «1,0 часа».
     """
@@ -149,6 +149,34 @@ def count(n, *forms: str, format_spec: str | None = None) -> str:
         raise ValueError(f"forms must be the English singular and plural, or the "
                          f"{wanted} plural forms of the current language, got {forms!r}")
     return f"{written} {noun}"
+
+
+def glued_text(text: str, format_spec: str = "") -> str:
+    """A glued value (its stored ``text/plain``) as ``{glue:text}`key:format_spec```
+    shows it in the current language: myst-nb's reading of the value, :func:`fmt`'s
+    writing. The spec may go on to name the noun that follows the number, in the
+    language's plural forms, so the noun agrees with whatever number the run glued:
+    ``{glue:text}`ch2_n:d|step|steps``` reads "1 step", "10 steps";
+    ``{glue:text}`ch2_n:d|шаг|шага|шагов``` reads «1 шаг», «21 шаг», «10 шагов».
+    """
+    from ast import literal_eval
+
+    _validate.text("text", text)
+    spec, *forms = (format_spec or "").split("|")
+    try:
+        value = literal_eval(text)  # as myst-nb reads it: a number, or quotes removed
+    except (SyntaxError, ValueError):
+        value = text
+    kind = spec[-1:] or "s"
+    if kind in "bcdoxX":
+        value = int(value)
+    elif kind in "eEfFgGn%":
+        value = float(value)
+    elif kind == "s" and not forms:
+        value = str(value)
+    if forms:
+        return counted(value, *forms, format_spec=None if kind == "s" else spec)
+    return fmt(value, spec)
 
 
 def get_decimal_symbol(locale: str) -> str:

@@ -285,8 +285,8 @@ def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog
 MARKERS = ("_", "N_")
 CONTEXT_MARKERS = ("NP_", "pgettext")
 #: Plural messages: ``ngettext("run", "runs", n)`` and reliability.numbers'
-#: ``count(n, "run", "runs")`` (its Russian forms come from the catalog's plural entry).
-PLURAL_MARKERS = {"ngettext": 0, "count": 1}
+#: ``counted(n, "run", "runs")`` (its Russian forms come from the catalog's plural entry).
+PLURAL_MARKERS = {"ngettext": 0, "counted": 1}
 
 
 def _literals(args) -> bool:

@@ -12,7 +12,7 @@ from ..harness.traffic import DayReport
 from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from . import _checks
-from ..numbers import count, fmt
+from ..numbers import counted, fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
@@ -49,9 +49,9 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
 def _outage_label(report) -> str:
     """What one simulated day cost during the outage, for a panel title or a legend."""
     return _("{waiting} waiting, {calls} while down").format(
-        waiting=count(report.waiting_hours, "worker-hour", "worker-hours",
+        waiting=counted(report.waiting_hours, "worker-hour", "worker-hours",
                       format_spec=",.1f"),
-        calls=count(report.outage_calls, "call", "calls"))
+        calls=counted(report.outage_calls, "call", "calls"))
 
 
 def _window(without, with_breaker, start, end, width) -> None:
@@ -276,9 +276,9 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
                 ("a", day(hours)), ("b", day(hours, threshold, timeout))):
             low, high = wilson_interval(refused, arrived) if arrived else (0.0, 1.0)
             # the nouns follow the numbers: «1 341 вызов», «2,0 воркер-часа»
-            slots.update({f"wait_{key}": count(wait, "worker-hour", "worker-hours",
+            slots.update({f"wait_{key}": counted(wait, "worker-hour", "worker-hours",
                                                format_spec=",.1f"),
-                          f"calls_{key}": count(calls, "call", "calls"),
+                          f"calls_{key}": counted(calls, "call", "calls"),
                           f"ref_{key}": fmt(refused / max(arrived, 1), ".1%"),
                           f"low_{key}": fmt(float(low), ".1%"),
                           f"high_{key}": fmt(float(high), ".1%")})
@@ -293,7 +293,7 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         controls=(Control("hours", _("outage length (hours)"), LIVE_HOURS, hours, "g"),
                   Control("threshold", _("breaker opens after (failures in a row)"),
                           LIVE_THRESHOLDS, threshold, "d",
-                          labels=tuple(count(v, "failure", "failures")
+                          labels=tuple(counted(v, "failure", "failures")
                                        for v in LIVE_THRESHOLDS)),
                   Control("timeout", _("reset timeout (seconds)"), LIVE_TIMEOUTS, timeout,
                           "g")),
@@ -314,7 +314,7 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
             "refused (95% Wilson interval {low_a} to {high_a}). With a breaker that "
             "opens after {threshold} in a row and lets a probe through after "
             "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
-            "{high_b})."), conversations=count(conversations, "conversation",
+            "{high_b})."), conversations=counted(conversations, "conversation",
                                                 "conversations")), words,
                     depends=("hours", "threshold", "timeout")),
         x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),

@@ -199,9 +199,13 @@ def money(amount, currency: str = "USD") -> str:
 
 def fmt(value, format_spec: str) -> str:
     """``format(value, format_spec)`` in the page's language: the same rounding, the
-    locale's decimal sign and groups. In English it is exactly Python's ``format``. A
+    locale's decimal sign and groups. In English it is exactly Python's ``format``,
+    except that nan and inf read "n/a" («н/д»). A
     spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""
     format_spec = _validate.text("format_spec", format_spec, optional=True) or ""
+    if isinstance(value, _numbers.Real) and not isinstance(value, _numbers.Integral) \
+            and not math.isfinite(float(value)):
+        return i18n.gettext(NOT_A_NUMBER)  # no reader is told "nan%"
     if i18n.get_language() == "en" or isinstance(value, str):
         return format(value, format_spec)
     found = _SPEC.match(format_spec)

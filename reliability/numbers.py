@@ -29,7 +29,7 @@ from decimal import Decimal
 from . import _validate, i18n
 from .i18n import N_, _
 
-__all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text",
+__all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
            "NOT_A_NUMBER"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
@@ -177,6 +177,18 @@ def glued_text(text: str, format_spec: str = "") -> str:
     if forms:
         return counted(value, *forms, format_spec=None if kind == "s" else spec)
     return fmt(value, spec)
+
+
+#: How a printed line says a yes-or-no outcome ("accepted: no", «принято: нет»).
+YES, NO = N_("yes"), N_("no")
+
+
+def yes_no(flag) -> str:
+    """A truth value as a word in the current language: "yes" or "no", «да» or «нет»
+    (a printed line says ``accepted: no``, not ``accepted=False``)."""
+    if not isinstance(flag, bool) and type(flag).__name__ != "bool_":
+        raise ValueError(f"flag must be True or False, got {flag!r}")
+    return i18n.gettext(YES if flag else NO)
 
 
 def get_decimal_symbol(locale: str) -> str:

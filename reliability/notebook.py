@@ -77,6 +77,7 @@ def setup(language: str = "en") -> None:
         "legend.frameon": False, "svg.hashsalt": "reliability",
         "animation.embed_limit": 8.0,
     })
+    _localised_ticks()
     if os.environ.get(AUDIT_VARIABLE):
         _audit_every_figure(os.environ[AUDIT_VARIABLE])
     try:
@@ -87,6 +88,28 @@ def setup(language: str = "en") -> None:
         set_matplotlib_formats("retina", metadata={"Software": None})
     except Exception:  # no IPython shell (plain python): the rcParams above still apply
         pass
+
+
+def _localised_ticks() -> None:
+    """Plain numeric tick labels (matplotlib's ScalarFormatter) with the decimal sign of
+    the page's language: «0,5» on a Russian figure. matplotlib's own route, the C
+    library's locale, needs a system locale that Colab and Binder do not install."""
+    from matplotlib import ticker
+
+    if getattr(ticker.ScalarFormatter.__call__, "_localised", False):
+        return
+    original = ticker.ScalarFormatter.__call__
+
+    def call(formatter, x, pos=None):
+        text = original(formatter, x, pos)
+        if i18n.get_language() == "en":
+            return text
+        from .numbers import get_decimal_symbol
+
+        return text.replace(".", get_decimal_symbol(i18n.get_language()))
+
+    call._localised = True
+    ticker.ScalarFormatter.__call__ = call
 
 
 def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,

@@ -196,8 +196,22 @@ def _problems(text: str, rules: dict) -> list[str]:
     return found
 
 
-def _outputs_problems(path: Path, rules: dict) -> list[str]:
-    nb = nbformat.read(str(path), as_version=4)
+def reader_problems(nb, language: str) -> list[str]:
+    """What is wrong with the numbers and words in a run notebook's outputs (a chapter
+    run at its extremes, say), by the rules of the edition's ``language``."""
+    rules = {**EVERYWHERE, **(IN_RUSSIAN if language == "ru" else IN_ENGLISH)}
+    return _outputs_problems(nb, rules)
+
+
+def figure_problems(texts, language: str) -> list[str]:
+    """The same rules for the pieces of text a figure draws (ticks, annotations)."""
+    rules = {**EVERYWHERE, **(IN_RUSSIAN if language == "ru" else IN_ENGLISH)}
+    return [p for text in texts for p in _problems(text, rules)]
+
+
+def _outputs_problems(nb, rules: dict) -> list[str]:
+    if isinstance(nb, Path):
+        nb = nbformat.read(str(nb), as_version=4)
     found = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -239,3 +253,20 @@ def test_russian_prose_writes_glued_numbers_the_russian_way(path):
 def test_english_prose_has_no_templates(path):
     found = _problems(_prose(path, "en"), {**EVERYWHERE, **IN_ENGLISH})
     assert not found, f"{path.name} (prose):\n" + "\n".join(found[:15])
+
+
+def test_a_russian_figures_ticks_use_the_decimal_comma():
+    import matplotlib.pyplot as plt
+
+    try:
+        notebook.setup(language="ru")
+        fig, ax = plt.subplots()
+        ax.plot([0, 0.5, 1], [0, 0.25, 0.5])
+        notebook.percent_axis(ax.yaxis)
+        fig.canvas.draw()
+        russian = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+        plt.close(fig)
+    finally:
+        notebook.setup()
+    assert "0,5" in russian and not any("." in t for t in russian), russian
+    assert any(t.endswith("%") for t in russian)

@@ -268,5 +268,5 @@ def test_a_russian_figures_ticks_use_the_decimal_comma():
         plt.close(fig)
     finally:
         notebook.setup()
-    assert "0,5" in russian and not any("." in t for t in russian), russian
+    assert "0,2" in russian and not any("." in t for t in russian), russian
     assert any(t.endswith("%") for t in russian)

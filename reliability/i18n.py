@@ -181,6 +181,8 @@ class Text(str):
 def gettext(message: str) -> str:
     """``message`` in the current language (itself in English, or when untranslated)."""
     _validate.text("message", message)
+    if not message:  # gettext's "" is the catalog's header, not a translation
+        return Text(message)
     return Text(translations(_current).gettext(message))
 
 
@@ -189,6 +191,8 @@ def pgettext(context: str, message: str) -> str:
     :func:`gettext` gives it."""
     _validate.text("context", context)
     _validate.text("message", message)
+    if not message:
+        return Text(message)
     found = translations(_current)
     said = found.pgettext(context, message)
     return Text(found.gettext(message) if said == message else said)

@@ -103,6 +103,7 @@ def points(difference, digits: int = 1, *, sign: bool = True) -> str:
     """A difference of two shares (0.023) in percentage points: ``+2.3 pp``,
     «+2,3 п. п.»."""
     difference = _real("difference", difference)
+    digits = _validate.whole("digits", digits, minimum=0, maximum=12)
     if not math.isfinite(difference):
         return i18n.gettext(NOT_A_NUMBER)
     value = number(difference * 100, digits, sign=sign)
@@ -134,7 +135,10 @@ def counted(n, *forms: str, format_spec: str | None = None) -> str:
         n = _validate.whole("n", n, minimum=-(2**63))
         written, rule = number(n), n
     else:
-        value = n if isinstance(n, _numbers.Integral) else _real("n", n)
+        value = _real("n", n) if not isinstance(n, _numbers.Integral) or isinstance(
+            n, bool) else n
+        if not math.isfinite(value):
+            raise ValueError(f"n must be a finite number of things, got {n!r}")
         written = fmt(value, _validate.text("format_spec", format_spec))
         # a number written with decimals reads as a fraction: English plural, Russian
         # genitive singular (the form gettext gives 2)
@@ -162,7 +166,7 @@ def glued_text(text: str, format_spec: str = "") -> str:
     from ast import literal_eval
 
     _validate.text("text", text)
-    spec, *forms = (format_spec or "").split("|")
+    spec, *forms = _validate.text("format_spec", format_spec).split("|")
     try:
         value = literal_eval(text)  # as myst-nb reads it: a number, or quotes removed
     except (SyntaxError, ValueError):

@@ -57,7 +57,7 @@ def test_the_language_is_english_until_set_and_restored_after_a_block():
     assert i18n.get_language() == "en"
     with i18n.language("ru"):
         assert i18n.get_language() == "ru"
-        assert i18n.gettext("a number in [{low}, {high}]") == "число из [{low}, {high}]"
+        assert i18n.gettext("a number in [{low}, {high}]") == "число из [{low}; {high}]"
         assert i18n.gettext("no such message") == "no such message"
     assert i18n.get_language() == "en"
     assert i18n.gettext("a number in [{low}, {high}]") == "a number in [{low}, {high}]"

@@ -164,7 +164,8 @@ class _DisagreeingNoun:
 IN_RUSSIAN = {
     "an English thousands separator": re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:,\d{3})+"
                                                  r"(?:\.\d+)?(?![\d,])"),
-    "a decimal point": re.compile(r"(?<![\w.\-^/:])\d+\.\d+(?![\w.\-])"),
+    # a number in quoted JSON data ("confidence": 0.9) is data, not prose
+    "a decimal point": re.compile(r"(?<![\w.\-^/:])(?<!\": )\d+\.\d+(?![\w.\-])"),
     "a noun that disagrees with its number": _DisagreeingNoun(),
 }
 

@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
-from ..i18n import N_, NP_, _, translate
+from ..i18n import N_, NP_, Text, _, translate
 from ..notebook import PALETTE
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
@@ -176,7 +176,8 @@ def blank_nan(form: str, blank: str = ""):
     """A table cell formatter: ``form`` for numbers, ``blank`` where there is none."""
     _validate.text("form", form)
     _validate.text("blank", blank)
-    return lambda value: blank if pd.isna(value) else form.format(value)
+    # the cell's number in the page's language (a translated blank is the caller's)
+    return lambda value: translate(blank) if pd.isna(value) else Text(form).format(value)
 
 
 def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:

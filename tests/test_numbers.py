@@ -162,8 +162,9 @@ class _DisagreeingNoun:
 
 
 IN_RUSSIAN = {
-    "an English thousands separator": re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:,\d{3})+"
-                                                 r"(?:\.\d+)?(?![\d,])"),
+    # «1,000» is a Russian decimal (1.000); "6,931.1" and "1,234,567" are English
+    "an English thousands separator": re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:,\d{3}\.\d"
+                                                 r"|(?:,\d{3}){2,})"),
     # a number in quoted JSON data ("confidence": 0.9) is data, not prose
     "a decimal point": re.compile(r"(?<![\w.\-^/:])(?<!\": )\d+\.\d+(?![\w.\-])"),
     "a noun that disagrees with its number": _DisagreeingNoun(),

@@ -234,8 +234,8 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
         at = sample(stuck)
         i = LIVE_LIMITS.index(limit)
         return {"closed": fmt(closed, ".1%"), "cut": fmt(cut, ".1%"), "floor": fmt(stuck, ".1%"),
-                "rate": f"{at['share'][i]:.1%}", "low": f"{at['low'][i]:.1%}",
-                "high": f"{at['high'][i]:.1%}"}
+                "rate": fmt(at["share"][i], ".1%"), "low": fmt(at["low"][i], ".1%"),
+                "high": fmt(at["high"][i], ".1%")}
 
     return Explorer(
         name="ch7-limit",

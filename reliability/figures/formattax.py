@@ -144,9 +144,9 @@ def spread_table(values) -> "pd.DataFrame":
          N_("toward the tax"): whole("math500_toward_tax"), N_("mean change (pp)"): ""},
         {"tally": N_("qwen3-8b, all tasks and formats"), "cells": whole("qwen3_cells"),
          "significant": whole("qwen3_significant"), "toward the tax": "",
-         "mean change (pp)": f"{values['qwen3_drop']:+.1f}"},
+         "mean change (pp)": fmt(values["qwen3_drop"], "+.1f")},
         {"tally": N_("nemotron3-nano, all tasks and formats"), "cells": "", "significant": "",
-         "toward the tax": "", "mean change (pp)": f"{values['nemotron_drop']:+.1f}"},
+         "toward the tax": "", "mean change (pp)": fmt(values["nemotron_drop"], "+.1f")},
     ])
 
 

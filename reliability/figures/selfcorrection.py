@@ -241,10 +241,11 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
     text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
     if text:
         table[text] = table[text].map(translate)
+    # numbers in the page's language (reliability.numbers through a translated template)
+    plain, signed = Text(f"{{:.{digits}f}}"), Text(f"{{:+.{digits}f}}")
     styler = (table.style.set_uuid(name)
-              .format(f"{{:.{digits}f}}", na_rep="",
-                      subset=numbers)
-              .format(f"{{:+.{digits}f}}", subset=changes, na_rep="")
+              .format(plain.format, na_rep="", subset=numbers)
+              .format(signed.format, subset=changes, na_rep="")
               .map(_sign_colour, subset=changes))
     return styler.to_html()
 
@@ -412,8 +413,8 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
 
     def words(recall, rounds):
         t = loop(recall)
-        return {"closed": f"{t['closed'][rounds]:.1%}", "rate": f"{t['y'][rounds]:.1%}",
-                "low": f"{t['low'][rounds]:.1%}", "high": f"{t['high'][rounds]:.1%}",
+        return {"closed": fmt(t["closed"][rounds], ".1%"), "rate": fmt(t["y"][rounds], ".1%"),
+                "low": fmt(t["low"][rounds], ".1%"), "high": fmt(t["high"][rounds], ".1%"),
                 "intrinsic": fmt(loop_accuracy(revision, initial, rounds), ".1%"),
                 "oracle": fmt(loop_accuracy(revision, initial, rounds, ORACLE), ".1%"),
                 "calls": fmt(expected_revisions(revision, initial, rounds, arbiter(recall)), ".2f")}

@@ -341,11 +341,11 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     def words(recall, false_reject, attempts):
         t, i = table(false_reject, attempts), LIVE_RECALLS.index(recall)
         without = alone(attempts).success()
-        return {"closed": f"{t['closed'][i]:.1%}", "rate": f"{t['rate'][i]:.1%}",
-                "low": f"{t['low'][i]:.1%}", "high": f"{t['high'][i]:.1%}",
+        return {"closed": fmt(t["closed"][i], ".1%"), "rate": fmt(t["rate"][i], ".1%"),
+                "low": fmt(t["low"][i], ".1%"), "high": fmt(t["high"][i], ".1%"),
                 "alone": fmt(without, ".1%"),
-                "lift": f"{100 * (t['closed'][i] - without):+.1f}",
-                "cost": f"{t['cost'][i]:.2f}"}
+                "lift": fmt(100 * (t["closed"][i] - without), "+.1f"),
+                "cost": fmt(t["cost"][i], ".2f")}
 
     def dots(false_reject, attempts):
         t = table(false_reject, attempts)

@@ -246,9 +246,9 @@ def fmt(value, format_spec: str) -> str:
             return i18n.gettext(NOT_A_NUMBER)
         text = format(float(value), f".{digits}f")
         return _signed(_babel(text, digits=digits, group=group), float(value), sign)
-    # g or no type: Python's shortest form, with the locale's decimal sign
-    from babel.numbers import get_decimal_symbol
+    # g or no type: Python's shortest form, with the locale's decimal sign and groups
+    from babel.numbers import get_group_symbol
 
-    if isinstance(value, float) and not math.isfinite(value):
-        return i18n.gettext(NOT_A_NUMBER)
-    return format(value, format_spec).replace(".", get_decimal_symbol(_locale()))
+    text = format(value, format_spec).replace(",", "\x00")
+    return text.replace(".", get_decimal_symbol(_locale())).replace(
+        "\x00", get_group_symbol(_locale()))

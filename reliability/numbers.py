@@ -195,6 +195,17 @@ def yes_no(flag) -> str:
     return i18n.gettext(YES if flag else NO)
 
 
+def _localised_decimal(value: Decimal, format_spec: str) -> str:
+    """A Decimal written with an ``f`` spec: Decimal rounds, Babel writes the signs."""
+    found = _SPEC.match(format_spec)
+    if not found:
+        return format(value, format_spec)
+    digits = 6 if found["digits"] is None else int(found["digits"])
+    text = format(value, f".{digits}f")
+    return _signed(_babel(text, digits=digits, group=bool(found["group"])), float(value),
+                   found["sign"] == "+")
+
+
 def get_decimal_symbol(locale: str) -> str:
     """The decimal sign of ``locale`` (CLDR): "." in English, "," in Russian."""
     from babel.numbers import get_decimal_symbol as symbol
@@ -219,6 +230,15 @@ def fmt(value, format_spec: str) -> str:
     except that nan and inf read "n/a" («н/д»). A
     spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""
     format_spec = _validate.text("format_spec", format_spec, optional=True) or ""
+    if isinstance(value, Decimal):
+        # an amount of money: Decimal's own exact rounding, then the locale's signs
+        if not value.is_finite():
+            return i18n.gettext(NOT_A_NUMBER)
+        if i18n.get_language() == "en":
+            return format(value, format_spec)
+        if format_spec.endswith(("f", "F")):
+            return _localised_decimal(value, format_spec)
+        return fmt(float(value), format_spec)
     if isinstance(value, _numbers.Real) and not isinstance(value, _numbers.Integral) \
             and not math.isfinite(float(value)):
         return i18n.gettext(NOT_A_NUMBER)  # no reader is told "nan%"

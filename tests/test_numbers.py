@@ -272,3 +272,12 @@ def test_a_russian_figures_ticks_use_the_decimal_comma():
         notebook.setup()
     assert "0,2" in russian and not any("." in t for t in russian), russian
     assert any(t.endswith("%") for t in russian)
+
+
+def test_an_amount_of_money_keeps_decimals_exact_rounding():
+    from decimal import Decimal
+
+    assert numbers.fmt(Decimal("2.675"), ".2f") == "2.68"      # float would give 2.67
+    with i18n.language("ru"):
+        assert numbers.fmt(Decimal("1450.00"), ".2f") == "1450,00"
+        assert numbers.fmt(Decimal("12345.5"), ",.2f") == f"12{NBSP}345,50"

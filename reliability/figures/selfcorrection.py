@@ -16,7 +16,7 @@ from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit
 from ..stats import newcombe_interval, wilson_interval
 from . import _checks
 from ..live import nearest
-from ..numbers import fmt
+from ..numbers import counted, fmt
 
 __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
            "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
@@ -313,8 +313,9 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
     final = loop_accuracy(revision, initial, rounds, Arbiter(recall, false_reject))
     ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"),
            ylim=(min(0.6, initial - 0.1), 1.0),
-           title=_("Model: recall {recall:.0%} ends at {final:.1%} after {rounds} rounds")
-           .format(recall=recall, final=final, rounds=rounds))
+           title=_("Model: recall {recall:.0%} ends at {final:.1%} after {rounds}")
+           .format(recall=recall, final=final,
+                   rounds=counted(rounds, "round", "rounds")))
     even_percent_axis(ax.yaxis)
     _legend_below(ax)
     fig.tight_layout()
@@ -417,7 +418,9 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
                 "low": fmt(t["low"][rounds], ".1%"), "high": fmt(t["high"][rounds], ".1%"),
                 "intrinsic": fmt(loop_accuracy(revision, initial, rounds), ".1%"),
                 "oracle": fmt(loop_accuracy(revision, initial, rounds, ORACLE), ".1%"),
-                "calls": fmt(expected_revisions(revision, initial, rounds, arbiter(recall)), ".2f")}
+                "calls": fmt(expected_revisions(revision, initial, rounds, arbiter(recall)), ".2f"),
+                # the noun follows the number: "after 1 round", "after 5 rounds"
+                "after": counted(rounds, "round", "rounds")}
 
     return Explorer(
         name="ch5-arbiter",
@@ -439,7 +442,7 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
             Series(_("the chosen round"), lambda recall, rounds: {
                 "x": [rounds], "y": [loop(recall)["closed"][rounds]]},
                 depends=("recall", "rounds"), kind="marker", colour="black")),
-        words=Words(_("Model: starting from {initial:.1%} right, after {{rounds}} rounds "
+        words=Words(_("Model: starting from {initial:.1%} right, after {{after}} "
                       "an arbiter that sends back {{recall}} of wrong answers and "
                       "{false_reject:.0%} of right ones ends at {{closed}}, spending "
                       "{{calls}} revision calls per question; intrinsic revision ends at "

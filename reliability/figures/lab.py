@@ -16,7 +16,7 @@ from ..stats import wilson_interval
 from . import _checks
 from ..live import nearest
 from ..i18n import N_, NP_, _, pgettext, translate
-from ..numbers import fmt, interval
+from ..numbers import counted, fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -314,8 +314,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.plot(ks, values, "o-", color=PALETTE["blue"], label=_("measured pass^k"))
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label=_("pass^1 to the k"))
     ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"), ylim=(0, 1),
-           title=_("pass^k, {cases} cases x {runs}").format(cases=dash.cases,
-                                                             runs=dash.runs_per_case))
+           title=_("pass^k, {cases} x {runs}").format(
+               cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
     for ax, (count, total, label, nothing, share_of) in zip(
@@ -344,7 +344,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.set_yticks(range(len(GUARDRAILS)),
                   [_guardrail_label(g) for g in GUARDRAILS])
     ax.invert_yaxis()
-    ax.set(xlabel=_("times fired in {runs} runs").format(runs=dash.runs),
+    ax.set(xlabel=_("times fired in {runs}").format(runs=counted(dash.runs, "run", "runs")),
            title=_("firings per guardrail"))
     ax.grid(axis="y", visible=False)
     fig.suptitle(title)

@@ -12,7 +12,7 @@ from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
 from ..live import nearest
-from ..numbers import fmt
+from ..numbers import counted, fmt
 
 __all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
 
@@ -29,7 +29,8 @@ def _bars(ax, runs: dict) -> None:
         expected = [runs[n].expected[0 if key == "relevance" else 1] for n in labels]
         cases = getattr(runs[labels[0]], f"{key}_cases")
         ax.barh(rows + offset, shares, height=0.38, color=_COLUMN_COLOURS[column],
-                label=_("{column}, {cases} cases").format(column=column, cases=cases))
+                label=_("{column}, {cases}").format(
+                    column=column, cases=counted(cases, "case", "cases")))
         ax.errorbar(shares, rows + offset, xerr=[shares - bands[:, 0], bands[:, 1] - shares],
                     fmt="none", ecolor=PALETTE["black"], capsize=3)
         ax.plot(expected, rows + offset, "|", ms=14, mew=2.5, color=PALETTE["black"])
@@ -79,8 +80,8 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
         cases = getattr(run, f"{key}_cases")
         ax.errorbar([threshold], [share], yerr=[[share - low], [high - share]], fmt="o",
                     ms=6, capsize=3, color=colour,
-                    label=_("{column}: {share:.1%} on {cases} cases").format(
-                        column=column, share=share, cases=cases))
+                    label=_("{column}: {share:.1%} on {cases}").format(
+                        column=column, share=share, cases=counted(cases, "case", "cases")))
     ax.axvline(threshold, color=PALETTE["black"], ls=":")
     percent_axis(ax.yaxis)
     ax.set(xlabel=_("threshold on the need signal (lower: calls more often)"),
@@ -194,12 +195,12 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
             Series(_("{column}, closed form").format(column="Irrelevance"),
                    lambda: {"x": fine, "y": column_scores(*threshold_model(fine, 0.0))[1]},
                    colour="orange"),
-            Series(_("Relevance, one seeded run of {cases:,d} cases, 95% Wilson "
-                     "interval").format(cases=relevance_cases),
+            Series(_("Relevance, one seeded run of {cases}, 95% Wilson interval").format(
+                       cases=counted(relevance_cases, "case", "cases")),
                    lambda separation: dots(separation, "relevance"),
                    depends=("separation",), kind="points", colour="blue"),
-            Series(_("Irrelevance, the same run, {cases:,d} cases").format(
-                       cases=irrelevance_cases),
+            Series(_("Irrelevance, the same run, {cases}").format(
+                       cases=counted(irrelevance_cases, "case", "cases")),
                    lambda separation: dots(separation, "irrelevance"),
                    depends=("separation",), kind="points", colour="orange"),
             Series(_("the chosen threshold"), lambda threshold, separation: {

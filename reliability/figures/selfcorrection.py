@@ -435,8 +435,8 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
             Series(_("arbiter, closed form"),
                    lambda recall: {"x": ks, "y": loop(recall)["closed"]},
                    depends=("recall",)),
-            Series(_("arbiter, simulated, {questions:,d} questions, 95% Wilson interval")
-                   .format(questions=questions),
+            Series(_("arbiter, simulated, {questions}, 95% Wilson interval")
+                   .format(questions=counted(questions, "question", "questions")),
                    lambda recall: {k: loop(recall)[k] for k in ("x", "y", "low", "high")},
                    depends=("recall",), kind="points", colour="orange"),
             Series(_("the chosen round"), lambda recall, rounds: {

@@ -8,8 +8,11 @@ kept in step with the code by ``scripts/translate.py update``). A string with no
 translation, or one marked outdated (*fuzzy*), falls back to English; the tests fail
 on either, so a published page never shows one.
 
-Numbers are formatted after translation and keep the decimal point in both languages,
-as the code prints them: the prose, the tables and the figures of one page agree.
+Numbers are written by :mod:`reliability.numbers` in the same language (Babel's CLDR
+formats: «2 000», «0,99» in Russian), so the prose, the tables and the figures of one
+page agree. The catalogs are read by Babel and compiled in memory for the standard
+library's :mod:`gettext` (:func:`translations`), whose ``ngettext`` picks a noun's
+plural form by the catalog's rule.
 
 Two markers, as in gettext:
 
@@ -23,9 +26,11 @@ Two markers, as in gettext:
 
 from __future__ import annotations
 
-import ast
 import functools
-import re
+import gettext as stdlib_gettext
+import io
+import numbers
+import string
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +38,8 @@ from . import _validate
 
 # ``_`` is gettext under its conventional name (``from reliability.i18n import _``).
 __all__ = ["LANGUAGES", "set_language", "get_language", "language", "gettext", "pgettext",
-           "N_", "NP_", "translate", "fill_slots", "catalog", "read_po"]
+           "ngettext", "N_", "NP_", "translate", "fill_slots", "catalog", "read_po",
+           "translations", "plural_index", "plural_count"]
 
 #: The languages the book is published in.
 LANGUAGES = ("en", "ru")
@@ -69,69 +75,115 @@ def _switched(name: str):
         set_language(before)
 
 
-_ENTRY = re.compile(r'^(msgctxt|msgid|msgstr|")')
+def _read(path: Path):
+    """Babel's reading of the gettext catalog at ``path``, in the book's language rules
+    (the catalogs carry no header: their plural rule is the language's, from CLDR)."""
+    from babel.messages.pofile import read_po as babel_read_po
+
+    language = path.parent.name if path.parent.name in LANGUAGES else None
+    with path.open("rb") as handle:
+        return babel_read_po(handle, locale=language)
 
 
-def _parse_po(text: str) -> dict[str, str]:
-    """The translated, non-fuzzy entries of a gettext ``.po`` file."""
-    entries: dict[str, str] = {}
-    fields: dict[str, str] = {}
-    last = None
-    fuzzy = False
-
-    def finish():
-        msgid, msgstr = fields.get("msgid"), fields.get("msgstr")
-        if msgid and msgstr and not fuzzy:
-            # gettext's key for a message in a context: context, EOT, message
-            key = f"{fields['msgctxt']}\x04{msgid}" if "msgctxt" in fields else msgid
-            entries[key] = msgstr
-
-    for line in text.splitlines() + [""]:
-        line = line.strip()
-        if not line:
-            finish()
-            fields, last, fuzzy = {}, None, False
-        elif line.startswith("#,"):
-            fuzzy = fuzzy or "fuzzy" in line[2:].replace(" ", "").split(",")
-        elif line.startswith("#"):
+def _entries(po) -> dict:
+    """The translated, current (not fuzzy) entries of a babel catalog, under gettext's
+    keys (``context EOT message``); a plural entry under its singular, as its forms."""
+    entries = {}
+    for message in po:
+        if not message.id or message.fuzzy:
             continue
-        elif line.startswith('"') and last:
-            fields[last] += ast.literal_eval(line)
-        else:
-            keyword, _, rest = line.partition(" ")
-            if keyword in ("msgid", "msgstr", "msgctxt"):
-                last = keyword
-                fields[keyword] = ast.literal_eval(rest)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
+            continue
+        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+        key = f"{message.context}\x04{msgid}" if message.context else msgid
+        entries[key] = forms if isinstance(message.string, tuple) else message.string
     return entries
 
 
-def read_po(path) -> dict[str, str]:
-    """The translated, current (not fuzzy) entries of the gettext catalog at ``path``."""
+def read_po(path) -> dict:
+    """The translated, current (not fuzzy) entries of the gettext catalog at ``path``:
+    message -> translation (a plural message -> its tuple of forms)."""
     _validate.instance("path", path, (str, Path))
     if not Path(path).is_file():
         raise ValueError(f"path must name a gettext catalog (.po file); {path} is not a file")
-    return _parse_po(Path(path).read_text(encoding="utf-8"))
+    return _entries(_read(Path(path)))
 
 
-def catalog(language: str) -> dict[str, str]:
+def catalog(language: str) -> dict:
     """Every translation into ``language``: English message -> translated text."""
-    return _catalog(_validate.text("language", language, choices=LANGUAGES))
+    language = _validate.text("language", language, choices=LANGUAGES)
+    merged: dict = {}
+    for path in sorted((LOCALE / language).glob("*.po")):
+        merged.update(_entries(_read(path)))
+    return merged
 
 
 @functools.cache
-def _catalog(language: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
+def translations(language: str) -> stdlib_gettext.NullTranslations:
+    """The package's catalogs for ``language`` as the standard library's ``gettext``
+    translations: the ``.po`` files merged and compiled in memory (no ``.mo`` files are
+    kept in the repository), fuzzy entries left out, the plural rule in the compiled
+    header (``Plural-Forms``) from CLDR through Babel."""
+    language = _validate.text("language", language, choices=LANGUAGES)
+    if language == "en":
+        return stdlib_gettext.NullTranslations()
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    # A word can be both a plain message ("failure", a table's label) and a plural one
+    # ("1 failure", "2 failures"); a catalog holds one entry per msgid, so the plural
+    # entries are compiled apart and consulted by ngettext as the fallback.
+    plain, plural = Catalog(locale=language, fuzzy=False), Catalog(locale=language,
+                                                                   fuzzy=False)
     for path in sorted((LOCALE / language).glob("*.po")):
-        merged.update(_parse_po(path.read_text(encoding="utf-8")))
-    return merged
+        for message in _read(path):
+            if not message.id or message.fuzzy or not message.string:
+                continue
+            into = plural if isinstance(message.id, tuple) else plain
+            if into.get(message.id, context=message.context) is None:
+                into.add(message.id, message.string, context=message.context)
+    compiled = []
+    for catalog_ in (plain, plural):
+        data = io.BytesIO()
+        write_mo(data, catalog_, use_fuzzy=False)
+        data.seek(0)
+        compiled.append(stdlib_gettext.GNUTranslations(data))
+    compiled[0].add_fallback(compiled[1])
+    return compiled[0]
+
+
+class _NumberFormatter(string.Formatter):
+    """``str.format`` whose numeric fields are written by :func:`reliability.numbers.fmt`
+    in the current language."""
+
+    def format_field(self, value, format_spec):
+        from .numbers import fmt  # numbers imports this module
+
+        if isinstance(value, numbers.Number) and not isinstance(value, bool):
+            return fmt(value.item() if hasattr(value, "item") else value, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _NumberFormatter()
+
+
+class Text(str):
+    """A translated message: its ``format`` writes numbers the way the page's language
+    does (``_("{runs:,d} runs").format(runs=2000)`` is «2 000 прогонов» in Russian)."""
+
+    __slots__ = ()
+
+    def format(self, *args, **kwargs):  # noqa: A003  (str's own name)
+        return _FORMATTER.vformat(str(self), args, kwargs)
 
 
 def gettext(message: str) -> str:
     """``message`` in the current language (itself in English, or when untranslated)."""
     _validate.text("message", message)
-    if _current == "en":
-        return message
-    return _catalog(_current).get(message, message)
+    if not message:  # gettext's "" is the catalog's header, not a translation
+        return Text(message)
+    return Text(translations(_current).gettext(message))
 
 
 def pgettext(context: str, message: str) -> str:
@@ -139,10 +191,40 @@ def pgettext(context: str, message: str) -> str:
     :func:`gettext` gives it."""
     _validate.text("context", context)
     _validate.text("message", message)
-    if _current == "en":
-        return message
-    found = _catalog(_current)
-    return found.get(f"{context}\x04{message}", found.get(message, message))
+    if not message:
+        return Text(message)
+    found = translations(_current)
+    said = found.pgettext(context, message)
+    return Text(found.gettext(message) if said == message else said)
+
+
+def ngettext(singular: str, plural: str, n) -> str:
+    """The form of a noun (or phrase) that goes with the count ``n``, in the current
+    language: ``ngettext("run", "runs", 21)`` is «прогон» in Russian (the catalog's
+    plural rule), "runs" in English."""
+    _validate.text("singular", singular)
+    _validate.text("plural", plural)
+    n = _validate.whole("n", n, minimum=-(2**63))
+    return Text(translations(_current).ngettext(singular, plural, n))
+
+
+def plural_index(n) -> int:
+    """Which of the current language's plural forms goes with ``n`` (gettext's order:
+    English 0 = one, 1 = other; Russian 0 = one, 1 = few, 2 = many)."""
+    n = _validate.whole("n", n, minimum=-(2**63))
+    translations_ = translations(_current)
+    if isinstance(translations_, stdlib_gettext.GNUTranslations):
+        return translations_.plural(abs(n))
+    return 0 if abs(n) == 1 else 1
+
+
+def plural_count(language: str | None = None) -> int:
+    """How many plural forms ``language`` (default: the current one) has."""
+    language = _current if language is None else language
+    from babel.messages.catalog import Catalog
+
+    return Catalog(locale=_validate.text("language", language,
+                                         choices=LANGUAGES)).num_plurals
 
 
 def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
@@ -165,8 +247,6 @@ def fill_slots(template: str, **values) -> str:
     specs) and every other ``{field}`` kept as it is: a live explorer's sentence whose
     run counts the package knows and whose other slots the page fills. Literal braces
     stay escaped, so the result is still a template."""
-    import string
-
     _validate.text("template", template)
     out = []
     try:
@@ -178,7 +258,9 @@ def fill_slots(template: str, **values) -> str:
         if field is None:
             continue
         if field in values:
-            out.append(format(values[field], spec))
+            from .numbers import fmt as localised  # numbers imports this module
+
+            out.append(localised(values[field], spec))
         else:
             out.append("{" + field + (f"!{conversion}" if conversion else "")
                        + (f":{spec}" if spec else "") + "}")
@@ -187,5 +269,5 @@ def fill_slots(template: str, **values) -> str:
 
 def translate(value):
     """A marked string in the current language; anything else unchanged."""
-    return _catalog(_current).get(value, value) if isinstance(value, str) and \
-        _current != "en" else value
+    return gettext(value) if isinstance(value, str) and value and _current != "en" \
+        else value

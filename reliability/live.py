@@ -31,7 +31,8 @@ from typing import Callable
 import numpy as np
 
 from . import _validate
-from .i18n import _, get_language
+from .i18n import Text, _, get_language
+from .numbers import fmt
 from .notebook import PALETTE
 
 __all__ = ["Control", "Series", "Words", "Explorer", "nearest", "MAX_POSITIONS",
@@ -39,6 +40,12 @@ __all__ = ["Control", "Series", "Words", "Explorer", "nearest", "MAX_POSITIONS",
 
 #: Positions one control may take (a slider with more steps than this feels no smoother).
 MAX_POSITIONS = 201
+def _decimal_sign() -> str:
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(get_language())
+
+
 #: Stored frames of one series or of the sentence (every combination of its controls).
 MAX_FRAMES = 4000
 #: Significant digits of the stored chart numbers: more than an axis can show.
@@ -121,7 +128,7 @@ class Control:
         value = self._position("value", value)
         if self.labels is not None:
             return self.labels[self.values.index(value)]
-        return format(value, self.format)
+        return fmt(value, self.format)
 
     def _position(self, name: str, value):
         """``value`` if the control offers it, else a ValueError naming ``name``."""
@@ -279,7 +286,7 @@ class Explorer:
         """The sentence the page shows at these control values (the defaults for the
         controls not given), computed directly from the package."""
         values = self._params(params)
-        return self.words.template.format(**self._filled(values))
+        return Text(self.words.template).format(**self._filled(values))
 
     # -- the page -------------------------------------------------------------------------
 
@@ -323,6 +330,8 @@ class Explorer:
             "source": list(self.source) if self.source else None,
             "x_label": self.x_label, "y_label": self.y_label,
             "x_percent": self.x_percent, "y_percent": self.y_percent,
+            # the axis labels' decimal sign in the page's language (CLDR, through Babel)
+            "decimal": _decimal_sign(),
             "x_range": list(self.x_range) if self.x_range else None,
             "y_range": list(self.y_range) if self.y_range else None,
             "controls": [{"name": c.name, "label": c.label, "values": list(c.values),

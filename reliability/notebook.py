@@ -17,10 +17,13 @@ import matplotlib as mpl
 import numpy as np
 
 from . import _validate, i18n
+# A chapter's printed lines write their numbers with these (reliability.numbers), in the
+# page's language: imported with setup() and table, they cost the setup cell no line.
+from .numbers import counted, fmt, interval, percent, points
 
 __all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table"]
+           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -79,6 +82,7 @@ def setup(language: str = "en") -> None:
         "legend.frameon": False, "svg.hashsalt": "reliability",
         "animation.embed_limit": 8.0,
     })
+    _localised_ticks()
     if os.environ.get(AUDIT_VARIABLE):
         _audit_every_figure(os.environ[AUDIT_VARIABLE])
     try:
@@ -89,6 +93,28 @@ def setup(language: str = "en") -> None:
         set_matplotlib_formats("retina", metadata={"Software": None})
     except Exception:  # no IPython shell (plain python): the rcParams above still apply
         pass
+
+
+def _localised_ticks() -> None:
+    """Plain numeric tick labels (matplotlib's ScalarFormatter) with the decimal sign of
+    the page's language: «0,5» on a Russian figure. matplotlib's own route, the C
+    library's locale, needs a system locale that Colab and Binder do not install."""
+    from matplotlib import ticker
+
+    if getattr(ticker.ScalarFormatter.__call__, "_localised", False):
+        return
+    original = ticker.ScalarFormatter.__call__
+
+    def call(formatter, x, pos=None):
+        text = original(formatter, x, pos)
+        if i18n.get_language() == "en":
+            return text
+        from .numbers import get_decimal_symbol
+
+        return text.replace(".", get_decimal_symbol(i18n.get_language()))
+
+    call._localised = True
+    ticker.ScalarFormatter.__call__ = call
 
 
 def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
@@ -177,7 +203,9 @@ def percent_axis(axis) -> None:
     from matplotlib.ticker import FuncFormatter
 
     _validate.instance("axis", axis, Axis)
-    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
+    from .numbers import fmt
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: fmt(value, ".0%")))
 
 
 #: Significant digits a glued float keeps. The prose shows at most six (``.4f`` of a number
@@ -269,11 +297,50 @@ def table(frame, *, name: str, formats=None, index: bool = False):
             frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
                                for v in frame.iloc[:, i]])
     style = frame.style.set_uuid(name)
+    if isinstance(formats, str):
+        # One format for every number: whole-number columns (k, n, a count) stay whole,
+        # not 1.000, 2.000.
+        formats = {c: formats for i, c in enumerate(frame.columns)
+                   if not pd.api.types.is_integer_dtype(frame.iloc[:, i])
+                   and i not in text_columns}
+    if i18n.get_language() != "en":
+        # Numbers in the page's language (reliability.numbers): «0,805», «2 000»
+        style = style.format(lambda value: _localised(value, "{}"))
+        if isinstance(formats, dict):
+            formats = {k: _localiser(v) for k, v in formats.items()}
+        elif formats is not None:
+            formats = _localiser(formats)
     if formats is not None:
         style = style.format(formats)
     if not index:
         style = style.hide(axis="index")
     return HTML(style.to_html())
+
+
+def _localised(value, template: str) -> str:
+    """``template.format(value)`` with its number written by reliability.numbers."""
+    import string
+
+    from .numbers import fmt
+
+    if isinstance(value, str) or not isinstance(value, numbers.Number) or \
+            isinstance(value, bool):
+        return template.format(value)
+    out = []
+    for literal, field, format_spec, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            out.append(fmt(value.item() if hasattr(value, "item") else value,
+                            format_spec or ""))
+    return "".join(out)
+
+
+def _localiser(format_):
+    """A table format (a ``"{:.1%}"`` string or a function) as a function writing its
+    numbers in the page's language."""
+    if callable(format_):
+        return format_
+    return lambda value: _localised(value, format_)
 
 
 #: A frame of matplotlib's jshtml player: a PNG as base64, wrapped with "\\" line ends.

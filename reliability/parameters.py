@@ -21,7 +21,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from .i18n import _
+from .i18n import N_, _, translate
 
 __all__ = ["Number", "Rule", "ChapterParameters", "CHAPTERS", "check_parameters",
            "extreme_cases", "allowed"]
@@ -120,13 +120,20 @@ def _finite(value) -> bool:
 
 def _show(value) -> str:
     return f"{value:,}".replace(",", "_") if isinstance(value, int) and value >= 10_000 \
-        else f"{value:g}" if isinstance(value, float) else str(value)
+        else _localised(value) if isinstance(value, float) else str(value)
+
+
+def _localised(value) -> str:
+    from .numbers import fmt  # numbers imports i18n, which this module does too
+
+    return fmt(value, "g")
 
 
 PROBABILITY = Number(0.0, 1.0)
 SEED = Number(0, 2**32 - 1, whole=True)
 VISIBLE_PLUS_SILENT = Rule(("error", "silent"), lambda error, silent: error + silent <= 1,
-                           "error + silent must be at most 1 (they are shares of one attempt)")
+                           N_("error + silent must be at most 1 (they are shares of one "
+                              "attempt)"))
 
 CHAPTERS: dict[str, ChapterParameters] = {
     "01_chain_decay": ChapterParameters(
@@ -225,27 +232,50 @@ def allowed(chapter: str) -> dict[str, str]:
     return {name: number.describe() for name, number in _spec(chapter).ranges.items()}
 
 
-def check_parameters(chapter: str, **values) -> None:
+def check_parameters(chapter: str, *, language: str | None = None, **values) -> None:
     """Refuse a parameter of ``chapter`` outside its range, an unknown or a missing one,
     or a combination that breaks one of the chapter's rules, with a ``ValueError`` that
-    names the parameter and what it accepts."""
+    names the parameter and what it accepts, in ``language`` (the Russian chapter passes
+    ``"ru"``; by default the language set by :mod:`reliability.i18n`)."""
+    from . import i18n
+
+    if language is None:
+        return _check(chapter, values)
+    with i18n.language(language):
+        return _check(chapter, values)
+
+
+def _check(chapter: str, values: dict) -> None:
     spec = _spec(chapter)
     unknown = sorted(set(values) - set(spec.ranges))
     if unknown:
-        raise ValueError(f"chapter {chapter} has no parameter {', '.join(unknown)}; "
-                         f"its parameters are {', '.join(spec.ranges)}")
+        raise ValueError(_("chapter {chapter} has no parameter {unknown}; its parameters "
+                           "are {known}").format(chapter=chapter, unknown=", ".join(unknown),
+                                                 known=", ".join(spec.ranges)))
     missing = [name for name in spec.ranges if name not in values]
     if missing:
-        raise ValueError(f"chapter {chapter}: check every parameter; missing "
-                         f"{', '.join(missing)}")
+        raise ValueError(_("chapter {chapter}: check every parameter; missing "
+                           "{missing}").format(chapter=chapter, missing=", ".join(missing)))
     for name, number in spec.ranges.items():
         if not number.accepts(values[name]):
-            raise ValueError(f"chapter {chapter}: {name} must be {number.describe()}, "
-                             f"got {values[name]!r}")
+            raise ValueError(_("chapter {chapter}: {name} must be {allowed}, got "
+                               "{value}").format(chapter=chapter, name=name,
+                                                 allowed=number.describe(),
+                                                 value=_given(values[name])))
     for rule in spec.rules:
         if not rule.holds(**{name: values[name] for name in rule.names}):
-            shown = ", ".join(f"{name}={values[name]!r}" for name in rule.names)
-            raise ValueError(f"chapter {chapter}: {rule.says}, got {shown}")
+            # parted by "; " in Russian, where the comma is the decimal sign
+            shown = _(", ").join(f"{name}={_given(values[name])}" for name in rule.names)
+            raise ValueError(_("chapter {chapter}: {rule}, got {shown}").format(
+                chapter=chapter, rule=translate(rule.says), shown=shown))
+
+
+def _given(value) -> str:
+    """A value the reader passed, as the message shows it: a number in the page's
+    language, anything else as Python writes it."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return _localised(float(value)) if isinstance(value, float) else str(value)
+    return repr(value)
 
 
 def extreme_cases(chapter: str) -> list[dict]:

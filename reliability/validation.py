@@ -152,7 +152,11 @@ def parse_refund(text: str) -> RefundRequest:
 
 
 def _money(value: Decimal) -> str:
-    return f"{value:.2f}"
+    """An amount as a message shows it, in the page's language (900.00, «900,00»): the
+    Decimal rounds to cents first, so no float ever changes a cent."""
+    from .numbers import fmt
+
+    return fmt(float(f"{value:.2f}"), ".2f")
 
 
 def rule_violations(refund: RefundRequest, records: Records) -> tuple:

@@ -33,12 +33,16 @@ from translate import (EDITION, LANGUAGE, ROOT, Untranslated, catalog_path,  # n
                        read_catalog, translate_markdown)
 
 SETUP_CALL = re.compile(r"\bsetup\(\)")
+#: The parameter check names the chapter first; the Russian chapter's check speaks Russian.
+CHECK_CALL = re.compile(r"\bcheck_parameters\((\"[\w]+\"), ")
 TOC_PAGE = translate.TOC_PAGE
 
 
 def _translated_code(source: str, catalog, where: str) -> str:
     if translate._code_has_words(source):
         source = translate._lookup(catalog, source, where)
+    source = CHECK_CALL.sub(rf'check_parameters(\1, language="{LANGUAGE}",\n'
+                            + " " * len("check_parameters("), source)
     return SETUP_CALL.sub(f'setup(language="{LANGUAGE}")', source)
 
 

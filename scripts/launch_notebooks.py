@@ -25,11 +25,14 @@ from urllib.parse import quote, urlparse
 
 import nbformat
 import yaml
-from myst_nb.core.variables import format_plain_text
 from pybtex.database import parse_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from translate import EDITION, translator  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from reliability import i18n  # noqa: E402
+from reliability.numbers import glued_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -209,7 +212,10 @@ class Chapter:
         if key not in self.glued:
             raise ValueError(f"{self.path.name}: the prose cites {key!r}, which no stored "
                              "output glues (regenerate the chapter with `make outputs`)")
-        return format_plain_text(self.glued[key], spec or "s")
+        # the book's formatter (book/_ext/numbers_locale.py): numbers in the chapter's
+        # language, a noun after the number in its plural form (``d|step|steps``)
+        with i18n.language(self.language):
+            return glued_text(self.glued[key], spec or "s")
 
     def cite(self, body: str, *, textual: bool) -> str:
         keys = [key.strip() for key in body.split(",") if key.strip()]

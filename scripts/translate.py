@@ -180,7 +180,7 @@ def cell_alt_text(cell) -> str | None:
 
 @dataclass(frozen=True)
 class Message:
-    text: str
+    text: str | tuple[str, str]   # a plural message: (singular, plural)
     location: str
     code: bool
     context: str | None = None
@@ -285,6 +285,13 @@ def update_catalog(messages: list[Message], path: Path, project: str) -> Catalog
 
 MARKERS = ("_", "N_")
 CONTEXT_MARKERS = ("NP_", "pgettext")
+#: Plural messages: ``ngettext("run", "runs", n)`` and reliability.numbers'
+#: ``counted(n, "run", "runs")`` (its Russian forms come from the catalog's plural entry).
+PLURAL_MARKERS = {"ngettext": 0, "counted": 1}
+
+
+def _literals(args) -> bool:
+    return all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args)
 
 
 def package_messages(module: Path) -> list[Message]:
@@ -305,8 +312,18 @@ def package_messages(module: Path) -> list[Message]:
                       for a in node.args)):
             found.append((node.lineno, Message(node.args[1].value, relative, False,
                                                node.args[0].value)))
+        elif name in PLURAL_MARKERS and len(node.args) == 3:
+            forms = node.args[PLURAL_MARKERS[name]:PLURAL_MARKERS[name] + 2]
+            if _literals(forms):
+                found.append((node.lineno, Message((forms[0].value, forms[1].value),
+                                                   relative, False)))
     # Source order, but no line numbers in the catalog: moving code changes nothing there.
     return [message for _, message in sorted(found, key=lambda pair: pair[0])]
+
+
+def _key(msgid) -> str:
+    """A message's singular: the key of a plural entry, as gettext looks it up."""
+    return msgid[0] if isinstance(msgid, tuple) else str(msgid)
 
 
 def package_modules() -> list[Path]:
@@ -379,8 +396,9 @@ def problems(catalog: Catalog, name: str) -> list[str]:
     for message in catalog:
         if not message.id:
             continue
-        first = str(message.id).splitlines()[0][:70]
-        if not message.string:
+        first = _key(message.id).splitlines()[0][:70]
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
             found.append(f"{name}: untranslated: {first!r}")
         elif message.fuzzy:
             found.append(f"{name}: outdated (fuzzy): {first!r}")
@@ -429,8 +447,8 @@ def status() -> list[str]:
             found.append(f"{module.relative_to(ROOT)}: no catalog (run update)")
             continue
         catalog = read_catalog(path)
-        stale = {(m.text, m.context) for m in messages} - {(str(m.id), m.context)
-                                                            for m in catalog if m.id}
+        stale = {(_key(m.text), m.context) for m in messages} - {
+            (_key(m.id), m.context) for m in catalog if m.id}
         found += [f"{path.relative_to(ROOT)}: not in the catalog (run update): {s[0][:70]!r}"
                   for s in sorted(stale, key=str)]
         found += problems(catalog, path.relative_to(ROOT).as_posix())

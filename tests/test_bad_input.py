@@ -40,6 +40,7 @@ from reliability.figures import lab as fig_lab
 from reliability.figures import ladder as fig_ladder
 from reliability.figures import passk as fig_passk
 from reliability import live
+from reliability import numbers as numbers_module
 from reliability.figures import reading as fig_reading
 from reliability.figures import retries as fig_retries
 from reliability.figures import selfcorrection as fig_selfcorrection
@@ -103,6 +104,22 @@ def _fields(instance, **override):
     values = {f.name: getattr(instance, f.name) for f in dataclasses.fields(instance)}
     values.update(override)
     return values
+
+
+def _not_finite(value) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _a_whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _counted(n, format_spec=None):
+    """reliability.numbers.counted with its noun's forms given (they are *forms)."""
+    return numbers_module.counted(n, "run", "runs", format_spec=format_spec)
+
+
+_counted.__module__, _counted.__qualname__ = "reliability.numbers", "counted"
 
 
 @dataclasses.dataclass
@@ -659,6 +676,31 @@ REGISTRY = {
     "reliability.i18n.translate": Entry(lambda: i18n.translate, dict(value="x"),
                                         anything=("value",)),
     "reliability.i18n.catalog": Entry(lambda: i18n.catalog, dict(language="ru")),
+    "reliability.i18n.ngettext": Entry(lambda: i18n.ngettext, dict(
+        singular="call", plural="calls", n=2), ok=dict(n=_a_whole_number)),
+    "reliability.i18n.plural_index": Entry(lambda: i18n.plural_index, dict(n=2),
+                                           ok=dict(n=_a_whole_number)),
+    "reliability.i18n.plural_count": Entry(lambda: i18n.plural_count, dict(language="ru"),
+                                           ok=dict(language=[None])),
+    # reliability.numbers: nan and inf are numbers a reader is told are "n/a"
+    "reliability.numbers.number": Entry(lambda: numbers_module.number, dict(
+        value=6931.1, digits=1, group=True, sign=False),
+        ok=dict(value=_not_finite, digits=[None])),
+    "reliability.numbers.percent": Entry(lambda: numbers_module.percent, dict(
+        share=0.241, digits=1, sign=False), ok=dict(share=_not_finite)),
+    "reliability.numbers.points": Entry(lambda: numbers_module.points, dict(
+        difference=0.023, digits=1, sign=True), ok=dict(difference=_not_finite)),
+    "reliability.numbers.interval": Entry(lambda: numbers_module.interval, dict(
+        low=0.3, high=0.58, format_spec=".1%"), ok=dict(low=_not_finite, high=_not_finite)),
+    "reliability.numbers.counted": Entry(lambda: _counted, dict(n=3, format_spec=",d"),
+                                         ok=dict(n=_a_whole_number, format_spec=[None])),
+    "reliability.numbers.money": Entry(lambda: numbers_module.money, dict(
+        amount=1234.5, currency="USD"), ok=dict(amount=_not_finite)),
+    "reliability.numbers.fmt": Entry(lambda: numbers_module.fmt, dict(
+        value=0.5, format_spec=".1%"), anything=("value",), ok=dict(format_spec=[None])),
+    "reliability.numbers.glued_text": Entry(lambda: numbers_module.glued_text, dict(
+        text="0.5", format_spec=".1%")),
+    "reliability.numbers.yes_no": Entry(lambda: numbers_module.yes_no, dict(flag=True)),
     "reliability.i18n.fill_slots": Entry(lambda: i18n.fill_slots,
                                          dict(template="{runs:,d} runs give {rate}")),
     "reliability.i18n.read_po": Entry(lambda: i18n.read_po, dict(
@@ -696,7 +738,8 @@ REGISTRY = {
     "reliability.parameters.extreme_cases": Entry(lambda: parameters.extreme_cases,
                                                   dict(chapter="01_chain_decay")),
     "reliability.parameters.check_parameters": Entry(lambda: parameters.check_parameters, dict(
-        chapter="01_chain_decay", error=0.05, silent=0.03, runs=2000, seed=1)),
+        chapter="01_chain_decay", language="en", error=0.05, silent=0.03, runs=2000,
+        seed=1)),
     # lab.chat_adapter
     "reliability.lab.chat_adapter.ChatAgent": Entry(lambda: chat_adapter.ChatAgent, dict(
         url="http://x.invalid", model="m", key="", order_id="A-1", temperature=0.7, post=_POST)),

@@ -108,7 +108,7 @@ def _texts(cell, formats: dict[str, set[str]]) -> list[str]:
     """What a reader sees of a code cell: its printed and displayed text, and its glued
     values at the precision the page shows them (a float's last digits may differ between
     machines). Images are left out, as nbval leaves them."""
-    from myst_nb.core.variables import format_plain_text
+    from reliability.numbers import glued_text
 
     texts = []
     # consecutive prints joined, as `make outputs` stores them
@@ -121,7 +121,7 @@ def _texts(cell, formats: dict[str, set[str]]) -> list[str]:
                 texts.append(f"{mime}: {data[mime]}")
         name = output.get("metadata", {}).get("scrapbook", {}).get("name")
         if name and GLUE_MIME in data:
-            texts += [f"{name}: {format_plain_text(data[GLUE_MIME], spec)}"
+            texts += [f"{name}: {glued_text(data[GLUE_MIME], spec)}"
                       for spec in sorted(formats.get(name, ()))]
     for pattern, replacement in _sanitisers():
         texts = [pattern.sub(replacement, text) for text in texts]

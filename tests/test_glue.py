@@ -10,13 +10,13 @@ import re
 import nbformat
 import numpy as np
 import pytest
-from myst_nb.core.variables import format_plain_text
 from threadpoolctl import threadpool_limits
 
 import launch_notebooks
 from notebooks import chapters
 from reliability import notebook
 from reliability.notebook import GLUE_DIGITS, glued
+from reliability.numbers import glued_text
 
 CHAPTERS = chapters()
 # Chapters whose numbers come from a fit, an optimiser or linear algebra (scipy.optimize's
@@ -70,7 +70,7 @@ def test_stored_floats_carry_glue_digits_and_the_page_fewer(path):
                 f"{key} is stored as {text}: glue it with glue_values (make outputs)"
     for key, spec in _citations(path):
         if _is_float(stored[key]):
-            shown = format_plain_text(stored[key], spec)
+            shown = glued_text(stored[key], spec)
             assert _shown_digits(shown) < GLUE_DIGITS, \
                 f"{key}:{spec} shows {shown}, {GLUE_DIGITS}+ significant digits; " \
                 "raise GLUE_DIGITS or show fewer"

@@ -65,7 +65,7 @@ def test_the_sentence_states_the_packages_numbers(explorer, recall, rounds):
     sim = simulate_loop(CHAIN, START, rounds, questions=QUESTIONS, seed=SEED + 1,
                         arbiter=arbiter)
     low, high = sim.interval()
-    assert f"after {rounds} rounds" in text
+    assert f"after {rounds} round{'' if rounds == 1 else 's'} an arbiter" in text
     assert f"sends back {recall:.0%} of wrong answers and {FR:.0%} of right" in text
     assert f"ends at {loop_accuracy(CHAIN, START, rounds, arbiter):.1%}" in text
     assert f"spending {expected_revisions(CHAIN, START, rounds, arbiter):.2f}" in text

@@ -39,7 +39,7 @@ def _words(hours, breaker=None):
 def test_the_explorer_starts_at_the_chapters_setting(outage):
     assert outage.sentence().startswith(
         "Model: one simulated day of 500 conversations with the primary down for 2 h")
-    assert "opens after 5 failure(s) in a row and lets a probe through after 60 s" in \
+    assert "opens after 5 failures in a row and lets a probe through after 60 s" in \
         outage.sentence()
 
 

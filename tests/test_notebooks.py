@@ -14,6 +14,7 @@ from notebooks import (ROOT, chapters, declared_parameters, execute, parameter_d
 from reliability.notebook import AUDIT_VARIABLE, PHONE_COLUMN_PX
 from reliability.parameters import CHAPTERS as SPECS
 from reliability.parameters import check_parameters, extreme_cases
+from test_numbers import figure_problems, reader_problems
 
 CHAPTERS = chapters()
 EXTREMES = [(path, i) for path in CHAPTERS for i in range(len(extreme_cases(path.stem)))]
@@ -102,7 +103,11 @@ def _audited_run(path, parameters, tmp_path):
                          ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
 def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
     parameters = extreme_cases(path.stem)[case]
-    ran, _ = _audited_run(path, parameters, tmp_path)
+    ran, figures = _audited_run(path, parameters, tmp_path)
+    # what the reader sees at this extreme: no template, nan, repr or wrong plural
+    wrong = reader_problems(ran, "en") + figure_problems(
+        [t for f in figures for t in f["texts"]], "en")
+    assert not wrong, f"at {parameters}:\n" + "\n".join(wrong[:10])
     injected = [c for c in ran.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"
     stored = __import__("nbformat").read(str(path), as_version=4)
@@ -119,7 +124,10 @@ def test_the_russian_chapter_runs_at_an_end_of_its_ranges_and_draws_in_russian(p
     import translate
 
     russian = ROOT / "ru" / "chapters" / path.name
-    _, figures = _audited_run(russian, extreme_cases(path.stem)[-1], tmp_path)
+    ran, figures = _audited_run(russian, extreme_cases(path.stem)[-1], tmp_path)
+    wrong = reader_problems(ran, "ru") + figure_problems(
+        [t for f in figures for t in f["texts"]], "ru")
+    assert not wrong, f"ru, at {extreme_cases(path.stem)[-1]}:\n" + "\n".join(wrong[:10])
     english = {f["title"] or "(untitled)": [t for t in f["texts"] if translate.english_label(t)]
                for f in figures}
     assert not {title: texts for title, texts in english.items() if texts}, \

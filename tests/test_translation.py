@@ -103,6 +103,10 @@ def markup(text: str) -> list:
         if match["name"] in ("term", "doc", "ref", "numref"):
             titled = re.match(r"^.*?<([^>]+)>$", body, re.S)
             body = (titled[1] if titled else body).strip().lower()
+        if match["name"].startswith("glue"):
+            # key and format stay; the noun's plural forms after "|" are words
+            # (reliability.numbers.glued_text)
+            body = body.split("|")[0]
         kept.append((match["name"], body))
     kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)) for m in MATHS.findall(text)]
     # A directive's fence, name and label stay; an admonition's or dropdown's title is

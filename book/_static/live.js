@@ -30,10 +30,11 @@
     }
     return {values: out, step: step};
   }
-  function label(value, step, percent) {
+  function label(value, step, percent, decimal) {
     var scaled = percent ? value * 100 : value, unit = percent ? step * 100 : step;
     var decimals = Math.max(0, -Math.floor(Math.log10(unit) + 1e-9));
-    return scaled.toFixed(decimals) + (percent ? "%" : "");
+    // the page language's decimal sign, as the package wrote it into the data
+    return scaled.toFixed(decimals).replace(".", decimal || ".") + (percent ? "%" : "");
   }
 
   function Explorer(root) {
@@ -128,11 +129,11 @@
       yt.values.forEach(function (v) {
         shape("line", {x1: left, x2: width - right, y1: sy(v), y2: sy(v), "class": "live-grid"}, chart);
         var l = shape("text", {x: left - 6, y: sy(v) + 4, "text-anchor": "end"}, chart);
-        l.textContent = label(v, yt.step, data.y_percent);
+        l.textContent = label(v, yt.step, data.y_percent, data.decimal);
       });
       xt.values.forEach(function (v) {
         var l = shape("text", {x: sx(v), y: height - bottom + 17, "text-anchor": "middle"}, chart);
-        l.textContent = label(v, xt.step, data.x_percent);
+        l.textContent = label(v, xt.step, data.x_percent, data.decimal);
       });
       shape("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom,
                      "class": "live-axis"}, chart);

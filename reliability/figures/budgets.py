@@ -13,6 +13,7 @@ from ..notebook import PALETTE, percent_axis
 from . import _checks
 from ..live import nearest
 from ..i18n import _, N_, translate
+from ..numbers import fmt
 
 __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
            "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
@@ -232,9 +233,9 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
         closed, cut = mix(stuck).hit_share(limit), mix(stuck).cut_short(limit)
         at = sample(stuck)
         i = LIVE_LIMITS.index(limit)
-        return {"closed": f"{closed:.1%}", "cut": f"{cut:.1%}", "floor": f"{stuck:.1%}",
-                "rate": f"{at['share'][i]:.1%}", "low": f"{at['low'][i]:.1%}",
-                "high": f"{at['high'][i]:.1%}"}
+        return {"closed": fmt(closed, ".1%"), "cut": fmt(cut, ".1%"), "floor": fmt(stuck, ".1%"),
+                "rate": fmt(at["share"][i], ".1%"), "low": fmt(at["low"][i], ".1%"),
+                "high": fmt(at["high"][i], ".1%")}
 
     return Explorer(
         name="ch7-limit",

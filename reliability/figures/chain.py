@@ -14,10 +14,11 @@ from matplotlib.patches import Patch
 
 from .. import _validate
 from . import _checks
-from ..i18n import N_, _, fill_slots, translate
+from ..i18n import N_, Text, _, fill_slots, translate
 from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
 from ..workflow import Workflow, horizon
 from ..live import nearest
+from ..numbers import fmt
 
 __all__ = ["decay_table", "decay_frame", "interval_text", "plot_decay", "plot_horizon", "run_grid",
            "animate_runs", "plot_explorer", "live_decay", "ALL_STATES"]
@@ -65,8 +66,8 @@ def decay_frame(table):
     first = next(iter(table.values()))
     columns = {("", N_("steps")): [f"{int(n)}" for n in first["length"]]}
     for label, t in table.items():
-        columns[(label, N_("closed form"))] = [f"{x:.1%}" for x in t["closed"]]
-        columns[(label, N_("simulated"))] = [f"{x:.1%}" for x in t["rate"]]
+        columns[(label, N_("closed form"))] = [fmt(x, ".1%") for x in t["closed"]]
+        columns[(label, N_("simulated"))] = [fmt(x, ".1%") for x in t["rate"]]
         columns[(label, N_("95% interval"))] = [interval_text(lo, hi, "{:.1%}")
                                             for lo, hi in zip(t["low"], t["high"])]
     frame = pd.DataFrame(columns)
@@ -80,7 +81,8 @@ def interval_text(low: float, high: float, form: str = "{:.1%}") -> str:
     _validate.real("low", low)
     _validate.real("high", high)
     _validate.text("form", form)
-    return _("{low} to {high}").format(low=form.format(low), high=form.format(high))
+    return _("{low} to {high}").format(low=Text(form).format(low),
+                                       high=Text(form).format(high))
 
 
 def plot_decay(table, *, title: str):
@@ -278,8 +280,9 @@ def live_decay(*, runs: int, seed: int, p: float = 0.92, n: int = 10):
 
     def words(p, n):
         rate, low, high = simulated(p, n)
-        return {"closed": f"{chain_of(p, n).success():.1%}", "rate": f"{rate:.1%}",
-                "low": f"{low:.1%}", "high": f"{high:.1%}", "horizon": f"{horizon(p):,.1f}"}
+        return {"closed": fmt(chain_of(p, n).success(), ".1%"), "rate": fmt(rate, ".1%"),
+                "low": fmt(low, ".1%"), "high": fmt(high, ".1%"),
+                "horizon": fmt(horizon(p), ",.1f")}
 
     return Explorer(
         name="ch1-decay",

@@ -15,6 +15,7 @@ from ..notebook import PALETTE, percent_axis
 from ..structured import Check
 from . import _checks
 from ..live import nearest
+from ..numbers import fmt, interval
 
 __all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas",
            "plot_speak_freely", "regime_table", "draw_regimes", "plot_regimes", "order_table",
@@ -62,7 +63,7 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                [accuracy_free, accuracy_constrained], [PALETTE["yellow"], PALETTE["orange"]]))
     for ax, title, names, values, colours in panels:
         bars = ax.barh(names, values, color=colours)
-        ax.bar_label(bars, labels=[f"{v:.1%}" for v in values], padding=3)
+        ax.bar_label(bars, labels=[fmt(v, ".1%") for v in values], padding=3)
         ax.set_title(title, loc="left")
         ax.invert_yaxis()
         ax.set_xlim(0, 1.15)
@@ -143,9 +144,9 @@ def spread_table(values) -> "pd.DataFrame":
          N_("toward the tax"): whole("math500_toward_tax"), N_("mean change (pp)"): ""},
         {"tally": N_("qwen3-8b, all tasks and formats"), "cells": whole("qwen3_cells"),
          "significant": whole("qwen3_significant"), "toward the tax": "",
-         "mean change (pp)": f"{values['qwen3_drop']:+.1f}"},
+         "mean change (pp)": fmt(values["qwen3_drop"], "+.1f")},
         {"tally": N_("nemotron3-nano, all tasks and formats"), "cells": "", "significant": "",
-         "toward the tax": "", "mean change (pp)": f"{values['nemotron_drop']:+.1f}"},
+         "toward the tax": "", "mean change (pp)": fmt(values["nemotron_drop"], "+.1f")},
     ])
 
 
@@ -359,7 +360,7 @@ def cure_table(frames: dict, taxes) -> "pd.DataFrame":
         for name in ("constrained", "two_turn"):
             unused, rate, low, high = frames[float(tax)][name]["right"]
             label = REGIME_LABELS[name].replace("\n", " ")
-            row[label] = f"{rate:.1%} [{low:.1%}, {high:.1%}]"
+            row[label] = f"{fmt(rate, '.1%')} {interval(low, high)}"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -375,8 +376,8 @@ def order_frame(table: dict) -> "pd.DataFrame":
     for order in ORDERS:
         t = table[order]
         name = order.replace("_", " ")
-        out[f"{name}: closed form"] = [f"{c:.1%}" for c in t["closed"]]
-        out[f"{name}: simulated [95%]"] = [f"{r:.1%} [{lo:.1%}, {hi:.1%}]"
+        out[f"{name}: closed form"] = [fmt(c, ".1%") for c in t["closed"]]
+        out[f"{name}: simulated [95%]"] = [f"{fmt(r, '.1%')} {interval(lo, hi)}"
                                            for r, lo, hi in zip(t["rate"], t["low"], t["high"])]
     return out
 
@@ -462,10 +463,10 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
     def words(prompt_tax, fidelity):
         grammar, cure = simulated("constrained", tax=prompt_tax), simulated(
             "two_turn", fidelity=fidelity)
-        filled = {f"{key}_{part}": f"{value:.1%}" for key, row in
+        filled = {f"{key}_{part}": fmt(value, ".1%") for key, row in
                   (("grammar", grammar), ("cure", cure)) for part, value in
                   zip(("closed", "rate", "low", "high"), row)}
-        filled["gap"] = f"{100 * (cure[0] - grammar[0]):+.1f}"
+        filled["gap"] = fmt(100 * (cure[0] - grammar[0]), "+.1f")
         return filled
 
     both = ("prompt_tax", "fidelity")

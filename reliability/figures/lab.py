@@ -16,6 +16,7 @@ from ..stats import wilson_interval
 from . import _checks
 from ..live import nearest
 from ..i18n import N_, NP_, _, pgettext, translate
+from ..numbers import counted, fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
@@ -169,7 +170,7 @@ def plot_blind_spot(arms: dict, *, title: str):
             ax.barh(y, share, left=left, color=_CLASS_COLOURS[key], edgecolor="white",
                     label=names[key] if key not in ax.get_legend_handles_labels()[1] else None)
             if share >= 0.06:
-                ax.text(left + share / 2, y, f"{share:.0%}", ha="center", va="center",
+                ax.text(left + share / 2, y, fmt(share, ".0%"), ha="center", va="center",
                         color="white" if key in ("wrong_record", "never_retrieved",
                                                              "inconsistent") else "black")
             left += share
@@ -313,8 +314,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.plot(ks, values, "o-", color=PALETTE["blue"], label=_("measured pass^k"))
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label=_("pass^1 to the k"))
     ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"), ylim=(0, 1),
-           title=_("pass^k, {cases} cases x {runs}").format(cases=dash.cases,
-                                                             runs=dash.runs_per_case))
+           title=_("pass^k, {cases} x {runs}").format(
+               cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
     for ax, (count, total, label, nothing, share_of) in zip(
@@ -343,7 +344,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax.set_yticks(range(len(GUARDRAILS)),
                   [_guardrail_label(g) for g in GUARDRAILS])
     ax.invert_yaxis()
-    ax.set(xlabel=_("times fired in {runs} runs").format(runs=dash.runs),
+    ax.set(xlabel=_("times fired in {runs}").format(runs=counted(dash.runs, "run", "runs")),
            title=_("firings per guardrail"))
     ax.grid(axis="y", visible=False)
     fig.suptitle(title)
@@ -378,7 +379,7 @@ def plot_explorer(arms: dict, gap):
 
 def _span(delta, low, high) -> str:
     """A gap in percentage points with its interval, e.g. ``+32.5 [+17.3, +48.0]``."""
-    return f"{delta:+.1f} [{low:+.1f}, {high:+.1f}]"
+    return f"{fmt(delta, '+.1f')} {interval(low, high, '+.1f')}"
 
 
 def capability_table(ladder: dict):
@@ -509,14 +510,14 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
                  for name, key, flag in names if flag]
         joint = _(" and ")
         (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()
-        return {"base": f"{base.rate:.1%}", "b_low": f"{b_low:.1%}",
-                "b_high": f"{b_high:.1%}", "b_closed": f"{closed(fault, 0):.1%}",
+        return {"base": fmt(base.rate, ".1%"), "b_low": fmt(b_low, ".1%"),
+                "b_high": fmt(b_high, ".1%"), "b_closed": fmt(closed(fault, 0), ".1%"),
                 "arm": joint.join(on) or _("no guardrail on"),
-                "rate": f"{treated.rate:.1%}", "low": f"{t_low:.1%}",
-                "high": f"{t_high:.1%}", "closed": f"{closed(fault, recovery):.1%}",
+                "rate": fmt(treated.rate, ".1%"), "low": fmt(t_low, ".1%"),
+                "high": fmt(t_high, ".1%"), "closed": fmt(closed(fault, recovery), ".1%"),
                 "fired": joint.join(fired) or _("nothing fired"),
-                "gap": f"{100 * gap.delta:+.1f}", "g_low": f"{100 * gap.low:+.1f}",
-                "g_high": f"{100 * gap.high:+.1f}",
+                "gap": fmt(100 * gap.delta, "+.1f"), "g_low": fmt(100 * gap.low, "+.1f"),
+                "g_high": fmt(100 * gap.high, "+.1f"),
                 "verdict": _("a result") if gap.verdict == "result" else _("a null")}
 
     switch = (_("off"), _("on"))

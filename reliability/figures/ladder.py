@@ -9,9 +9,10 @@ import numpy as np
 from .. import _validate, claims
 from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
-from ..i18n import N_, _, fill_slots
+from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from . import _checks
+from ..numbers import counted, fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
@@ -47,8 +48,10 @@ def _grouped_by_bin(report, start: float, end: float, width: float):
 
 def _outage_label(report) -> str:
     """What one simulated day cost during the outage, for a panel title or a legend."""
-    return _("{waiting:,.1f} worker-hours waiting, {calls:,} calls while down").format(
-        waiting=report.waiting_hours, calls=report.outage_calls)
+    return _("{waiting} waiting, {calls} while down").format(
+        waiting=counted(report.waiting_hours, "worker-hour", "worker-hours",
+                      format_spec=",.1f"),
+        calls=counted(report.outage_calls, "call", "calls"))
 
 
 def _window(without, with_breaker, start, end, width) -> None:
@@ -150,7 +153,7 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     axes[1].bar(labels, dead, color=colours)
     axes[1].set(ylabel=_("calls while it is down"),
                 ylim=(0, max(1.0, frames["top"][1])), title=_("calls to the dead primary"))
-    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, "{:,}")):
+    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, Text("{:,}"))):
         for x, v in enumerate(values):
             ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom")
     fig.suptitle(_("Model, {hours:g} h outage: {without:,.1f} h waiting without a "
@@ -213,7 +216,7 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     bars = ax.bar([_(c) for c in classes], shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
-        ax.annotate(f"{share:.1%}", (bar.get_x() + bar.get_width() / 2, share), ha="center",
+        ax.annotate(fmt(share, ".1%"), (bar.get_x() + bar.get_width() / 2, share), ha="center",
                     va="bottom")
     if random_share is not None:
         ax.axhline(random_share, color=PALETTE["grey"],
@@ -279,10 +282,13 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         for key, (wait, calls, refused, arrived) in (
                 ("a", day(hours)), ("b", day(hours, threshold, timeout))):
             low, high = wilson_interval(refused, arrived) if arrived else (0.0, 1.0)
-            slots.update({f"wait_{key}": f"{wait:,.1f}", f"calls_{key}": f"{calls:,d}",
-                          f"ref_{key}": f"{refused / max(arrived, 1):.1%}",
-                          f"low_{key}": f"{float(low):.1%}",
-                          f"high_{key}": f"{float(high):.1%}"})
+            # the nouns follow the numbers: «1 341 вызов», «2,0 воркер-часа»
+            slots.update({f"wait_{key}": counted(wait, "worker-hour", "worker-hours",
+                                               format_spec=",.1f"),
+                          f"calls_{key}": counted(calls, "call", "calls"),
+                          f"ref_{key}": fmt(refused / max(arrived, 1), ".1%"),
+                          f"low_{key}": fmt(float(low), ".1%"),
+                          f"high_{key}": fmt(float(high), ".1%")})
         return slots
 
     def waiting(*breaker):
@@ -293,7 +299,9 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         name="ch8-outage",
         controls=(Control("hours", _("outage length (hours)"), LIVE_HOURS, hours, "g"),
                   Control("threshold", _("breaker opens after (failures in a row)"),
-                          LIVE_THRESHOLDS, threshold, "d"),
+                          LIVE_THRESHOLDS, threshold, "d",
+                          labels=tuple(counted(v, "failure", "failures")
+                                       for v in LIVE_THRESHOLDS)),
                   Control("timeout", _("reset timeout (seconds)"), LIVE_TIMEOUTS, timeout,
                           "g")),
         series=(
@@ -307,14 +315,14 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
                    depends=("hours", "threshold", "timeout"), kind="marker",
                    colour="black")),
         words=Words(fill_slots(_(
-            "Model: one simulated day of {conversations:,d} conversations with "
-            "the primary down for {hours} h from 10:00. Retries only: {wait_a} "
-            "worker-hours waiting, {calls_a} calls to the dead primary, {ref_a} of "
-            "the requests that arrived during the outage refused (95% Wilson "
-            "interval {low_a} to {high_a}). With a breaker that opens after "
-            "{threshold} failure(s) in a row and lets a probe through after "
-            "{timeout} s: {wait_b} worker-hours, {calls_b} calls, {ref_b} refused "
-            "({low_b} to {high_b})."), conversations=conversations), words,
+            "Model: one simulated day of {conversations} with the primary down for "
+            "{hours} h from 10:00. Retries only: {wait_a} waiting, {calls_a} to the "
+            "dead primary, {ref_a} of the requests that arrived during the outage "
+            "refused (95% Wilson interval {low_a} to {high_a}). With a breaker that "
+            "opens after {threshold} in a row and lets a probe through after "
+            "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
+            "{high_b})."), conversations=counted(conversations, "conversation",
+                                                "conversations")), words,
                     depends=("hours", "threshold", "timeout")),
         x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),
         title=_("Waiting in a simulated day (model)"),

@@ -14,6 +14,7 @@ from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 from ..i18n import N_, _, gettext
 from ..live import nearest
+from ..numbers import counted, fmt
 
 __all__ = ["draw_mixes", "plot_mixes", "plot_curves", "plot_extrapolation", "wilson_table",
            "plot_wilson", "live_mixes"]
@@ -60,8 +61,8 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
         ax.plot(ks, mix.pass_hat(ks), "-", color=colour, label=f"{label}: pass^k")
         if k is not None:
             ax.plot([k, k], [mix.pass_hat(k), mix.pass_at(k)], "o", color=colour, ms=7)
-            parts.append(f"{label}: pass@{k} = {mix.pass_at(k):.0%}, "
-                         f"pass^{k} = {mix.pass_hat(k):.0%}")
+            parts.append(f"{label}: pass@{k} = {fmt(mix.pass_at(k), '.0%')}, "
+                         f"pass^{k} = {fmt(mix.pass_hat(k), '.0%')}")
     if k is not None:
         ax.axvline(k, color=PALETTE["grey"], lw=1)
         # One line per task mix: all four values on one line would not fit a phone.
@@ -105,8 +106,10 @@ def plot_curves(result, mix=None, *, title: str):
             closed = mix.pass_at(k) if name == "pass@k" else mix.pass_hat(k)
             ax.plot(k, closed, "-", lw=1, color=colour,
                     label=_("{name}, closed form").format(name=name))
-    ax.set(xlabel=_("k (of {trials} trials per task)").format(trials=result.trials),
-           ylabel=_("share of the {tasks} tasks").format(tasks=result.tasks), ylim=(0, 1.02),
+    ax.set(xlabel=_("k (of {trials} per task)").format(
+               trials=counted(result.trials, "trial", "trials")),
+           ylabel=_("share of the {tasks}").format(
+               tasks=counted(result.tasks, "task", "tasks")), ylim=(0, 1.02),
            title=title)
     _k_ticks(ax, k)
     percent_axis(ax.yaxis)
@@ -215,7 +218,8 @@ def plot_wilson(table, *, title: str):
     rows = np.arange(len(obs))
     ax.errorbar(obs, rows, xerr=[obs - low, high - obs], fmt="o", capsize=4,
                 color=PALETTE["blue"])
-    ax.set_yticks(rows, [_("{n:,} cases: ±{pp:.0f} pp").format(n=n, pp=50 * (hi - lo))
+    ax.set_yticks(rows, [_("{n}: ±{pp:.0f} pp").format(n=counted(n, "case", "cases"),
+                                                        pp=50 * (hi - lo))
                          for n, lo, hi in zip(table["cases"], low, high)])
     ax.set(xlabel=_("score (dot) and its 95% Wilson interval (bar)"), xlim=(0, 1),
            ylim=(len(obs) - 0.5, -0.5), title=title)
@@ -270,8 +274,8 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
 
     def words(pass1, s, k):
         mix = TaskMix.beta(pass1, s)
-        slots = {"hat": f"{mix.pass_hat(k):.1%}", "at": f"{mix.pass_at(k):.1%}",
-                 "same": f"{pass1 ** k:.1%}"}
+        slots = {"hat": fmt(mix.pass_hat(k), ".1%"), "at": fmt(mix.pass_at(k), ".1%"),
+                 "same": fmt(pass1 ** k, ".1%")}
         x, rate, low, high = measured(pass1, s)
         slots["measured"] = (
             _("at {rate:.1%} (95% bootstrap interval {low:.1%} to {high:.1%})").format(
@@ -302,8 +306,9 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                    depends=("pass1", "s"), dashed=True),
             Series(_("pass^k if every task were alike"), lambda pass1: {
                 "x": ks, "y": pass1 ** ks}, depends=("pass1",), colour="grey"),
-            Series(_("pass^k measured, {cases} cases x {runs} runs, 95% bootstrap "
-                     "interval").format(cases=f"{cases:,d}", runs=f"{runs:,d}"),
+            Series(_("pass^k measured, {cases} x {runs}, 95% bootstrap interval").format(
+                       cases=counted(cases, "case", "cases"),
+                       runs=counted(runs, "run", "runs")),
                    lambda pass1, s: dict(zip(("x", "y", "low", "high"), measured(pass1, s))),
                    depends=("pass1", "s"), kind="points", colour="orange"),
             Series(_("the chosen k"), marker, depends=("pass1", "s", "k"), kind="marker",
@@ -314,7 +319,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                       "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
                       "succeeded with probability {pass1}, pass^{k} would be {same}. "
                       "{cases} simulated cases x {runs} runs measure pass^{k} {measured}.")
-                    .replace("{cases}", f"{cases:,d}").replace("{runs}", f"{runs:,d}"),
+                    .replace("{cases}", fmt(cases, ",d")).replace("{runs}", fmt(runs, ",d")),
                     words, depends=("pass1", "s", "k")),
         x_label=_("k (runs of the same task)"), y_label=_("share of tasks"),
         title=_("pass^k and pass@k (model)"),

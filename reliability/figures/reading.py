@@ -12,6 +12,7 @@ from ..notebook import PALETTE, percent_axis
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
 from ..live import nearest
+from ..numbers import counted, fmt
 
 __all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
 
@@ -28,7 +29,8 @@ def _bars(ax, runs: dict) -> None:
         expected = [runs[n].expected[0 if key == "relevance" else 1] for n in labels]
         cases = getattr(runs[labels[0]], f"{key}_cases")
         ax.barh(rows + offset, shares, height=0.38, color=_COLUMN_COLOURS[column],
-                label=_("{column}, {cases} cases").format(column=column, cases=cases))
+                label=_("{column}, {cases}").format(
+                    column=column, cases=counted(cases, "case", "cases")))
         ax.errorbar(shares, rows + offset, xerr=[shares - bands[:, 0], bands[:, 1] - shares],
                     fmt="none", ecolor=PALETTE["black"], capsize=3)
         ax.plot(expected, rows + offset, "|", ms=14, mew=2.5, color=PALETTE["black"])
@@ -78,8 +80,8 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
         cases = getattr(run, f"{key}_cases")
         ax.errorbar([threshold], [share], yerr=[[share - low], [high - share]], fmt="o",
                     ms=6, capsize=3, color=colour,
-                    label=_("{column}: {share:.1%} on {cases} cases").format(
-                        column=column, share=share, cases=cases))
+                    label=_("{column}: {share:.1%} on {cases}").format(
+                        column=column, share=share, cases=counted(cases, "case", "cases")))
     ax.axvline(threshold, color=PALETTE["black"], ls=":")
     percent_axis(ax.yaxis)
     ax.set(xlabel=_("threshold on the need signal (lower: calls more often)"),
@@ -112,7 +114,7 @@ def plot_baselines(pairs, *, title: str):
         ax.annotate("", xy=(after, row), xytext=(before, row),
                     arrowprops=dict(arrowstyle="->", color=colour, lw=2.5))
         ax.plot([before], [row], "o", color=PALETTE["grey"], ms=8)
-        ax.text(max(before, after) + 3.0, row, f"{after - before:+.1f}", va="center",
+        ax.text(max(before, after) + 3.0, row, fmt(after - before, "+.1f"), va="center",
                 fontsize=11, color=colour)
     ax.plot([], [], "o", color=PALETTE["grey"], label=_("before the method"))
     ax.set_yticks(range(len(labels)), labels)
@@ -174,10 +176,10 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
         (r_low, r_high), (i_low, i_high) = (drawn.interval("relevance"),
                                             drawn.interval("irrelevance"))
         relevance, irrelevance = drawn.expected
-        return {"rel_closed": f"{relevance:.1%}", "irr_closed": f"{irrelevance:.1%}",
-                "rel": f"{drawn.relevance:.1%}", "rel_low": f"{r_low:.1%}",
-                "rel_high": f"{r_high:.1%}", "irr": f"{drawn.irrelevance:.1%}",
-                "irr_low": f"{i_low:.1%}", "irr_high": f"{i_high:.1%}"}
+        return {"rel_closed": fmt(relevance, ".1%"), "irr_closed": fmt(irrelevance, ".1%"),
+                "rel": fmt(drawn.relevance, ".1%"), "rel_low": fmt(r_low, ".1%"),
+                "rel_high": fmt(r_high, ".1%"), "irr": fmt(drawn.irrelevance, ".1%"),
+                "irr_low": fmt(i_low, ".1%"), "irr_high": fmt(i_high, ".1%")}
 
     return Explorer(
         name="ch10-threshold",
@@ -193,12 +195,12 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
             Series(_("{column}, closed form").format(column="Irrelevance"),
                    lambda: {"x": fine, "y": column_scores(*threshold_model(fine, 0.0))[1]},
                    colour="orange"),
-            Series(_("Relevance, one seeded run of {cases:,d} cases, 95% Wilson "
-                     "interval").format(cases=relevance_cases),
+            Series(_("Relevance, one seeded run of {cases}, 95% Wilson interval").format(
+                       cases=counted(relevance_cases, "case", "cases")),
                    lambda separation: dots(separation, "relevance"),
                    depends=("separation",), kind="points", colour="blue"),
-            Series(_("Irrelevance, the same run, {cases:,d} cases").format(
-                       cases=irrelevance_cases),
+            Series(_("Irrelevance, the same run, {cases}").format(
+                       cases=counted(irrelevance_cases, "case", "cases")),
                    lambda separation: dots(separation, "irrelevance"),
                    depends=("separation",), kind="points", colour="orange"),
             Series(_("the chosen threshold"), lambda threshold, separation: {

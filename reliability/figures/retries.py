@@ -28,6 +28,7 @@ from ..stats import z_value
 from ..workflow import Workflow
 from ..live import nearest
 from .chain import _decay, interval_text, plot_decay
+from ..numbers import fmt
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
            "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",
@@ -153,13 +154,13 @@ def cost_frame(costs) -> "pd.DataFrame":
     if not costs or not all(isinstance(c, dict) and set(_COST_KEYS) <= set(c) for c in costs):
         raise ValueError("costs must be a non-empty list of attempt_cost results")
     return pd.DataFrame({
-        N_("runs"): [f"{c['runs']:,}" for c in costs],
-        N_("closed form"): [f"{c['closed']:.4f}" for c in costs],
-        N_("n S_A (no early stops)"): [f"{c['no_stop']:.4f}" for c in costs],
-        N_("simulated mean"): [f"{c['simulated']:.4f}" for c in costs],
+        N_("runs"): [fmt(c["runs"], ",") for c in costs],
+        N_("closed form"): [fmt(c["closed"], ".4f") for c in costs],
+        N_("n S_A (no early stops)"): [fmt(c["no_stop"], ".4f") for c in costs],
+        N_("simulated mean"): [fmt(c["simulated"], ".4f") for c in costs],
         N_("95% interval"): [interval_text(c["low"], c["high"], "{:.4f}") for c in costs],
-        N_("standard error"): [f"{c['se']:.4f}" for c in costs],
-        N_("gap (SE)"): [f"{c['gap_in_se']:+.1f}" for c in costs]})
+        N_("standard error"): [fmt(c["se"], ".4f") for c in costs],
+        N_("gap (SE)"): [fmt(c["gap_in_se"], "+.1f") for c in costs]})
 
 
 def sweep_frame(attempts, table) -> "pd.DataFrame":
@@ -175,12 +176,12 @@ def sweep_frame(attempts, table) -> "pd.DataFrame":
     share, mean = N_("success"), N_("attempts per run")
     return pd.DataFrame({
         ("", N_("attempts A")): [f"{a}" for a in attempts],
-        (share, N_("closed form")): [f"{x:.1%}" for x in table["closed"]],
-        (share, N_("simulated")): [f"{x:.1%}" for x in table["rate"]],
+        (share, N_("closed form")): [fmt(x, ".1%") for x in table["closed"]],
+        (share, N_("simulated")): [fmt(x, ".1%") for x in table["rate"]],
         (share, N_("95% interval")): [interval_text(lo, hi) for lo, hi in
                                       zip(table["low"], table["high"])],
-        (mean, N_("closed form")): [f"{x:.2f}" for x in table["closed_attempts"]],
-        (mean, N_("simulated")): [f"{x:.2f}" for x in table["mean_attempts"]],
+        (mean, N_("closed form")): [fmt(x, ".2f") for x in table["closed_attempts"]],
+        (mean, N_("simulated")): [fmt(x, ".2f") for x in table["mean_attempts"]],
         (mean, N_("95% interval")): [interval_text(lo, hi, "{:.2f}") for lo, hi in
                                  zip(table["attempts_low"], table["attempts_high"])]})
 
@@ -368,10 +369,10 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
 
     def words(error, silent, attempts):
         t, k = table(error, silent), int(attempts) - 1
-        return {"closed": f"{t['closed'][k]:.1%}", "rate": f"{t['rate'][k]:.1%}",
-                "low": f"{t['low'][k]:.1%}", "high": f"{t['high'][k]:.1%}",
-                "cost": f"{t['closed_attempts'][k]:.2f}",
-                "ceiling": f"{ceiling(workflow(error, silent)):.1%}"}
+        return {"closed": fmt(t["closed"][k], ".1%"), "rate": fmt(t["rate"][k], ".1%"),
+                "low": fmt(t["low"][k], ".1%"), "high": fmt(t["high"][k], ".1%"),
+                "cost": fmt(t["closed_attempts"][k], ".2f"),
+                "ceiling": fmt(ceiling(workflow(error, silent)), ".1%")}
 
     both = ("error", "silent")
     return Explorer(

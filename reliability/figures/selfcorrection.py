@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
-from ..i18n import N_, NP_, _, translate
+from ..i18n import N_, NP_, Text, _, translate
 from ..notebook import PALETTE, TEXT_COLOURS
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
@@ -16,6 +16,7 @@ from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit
 from ..stats import newcombe_interval, wilson_interval
 from . import _checks
 from ..live import nearest
+from ..numbers import counted, fmt
 
 __all__ = ["round_table", "even_percent_axis", "fates_table", "trajectory_fits", "two_fits",
            "loop_table", "blank_nan", "restart_table", "restart_difference", "refine_table",
@@ -71,7 +72,8 @@ def even_percent_axis(axis) -> None:
 
     def label(value, _):
         points = value * 100
-        return f"{points:.0f}%" if abs(points - round(points)) < 1e-6 else f"{points:.1f}%"
+        digits = ".0f" if abs(points - round(points)) < 1e-6 else ".1f"
+        return f"{fmt(points, digits)}%"
 
     axis.set_major_formatter(FuncFormatter(label))
 
@@ -174,7 +176,8 @@ def blank_nan(form: str, blank: str = ""):
     """A table cell formatter: ``form`` for numbers, ``blank`` where there is none."""
     _validate.text("form", form)
     _validate.text("blank", blank)
-    return lambda value: blank if pd.isna(value) else form.format(value)
+    # the cell's number in the page's language (a translated blank is the caller's)
+    return lambda value: translate(blank) if pd.isna(value) else Text(form).format(value)
 
 
 def restart_table(resumed, rebuilt, never_crashed: float) -> pd.DataFrame:
@@ -238,10 +241,11 @@ def styled_changes(table: pd.DataFrame, *, name: str, digits: int = 1) -> str:
     text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
     if text:
         table[text] = table[text].map(translate)
+    # numbers in the page's language (reliability.numbers through a translated template)
+    plain, signed = Text(f"{{:.{digits}f}}"), Text(f"{{:+.{digits}f}}")
     styler = (table.style.set_uuid(name)
-              .format(f"{{:.{digits}f}}", na_rep="",
-                      subset=numbers)
-              .format(f"{{:+.{digits}f}}", subset=changes, na_rep="")
+              .format(plain.format, na_rep="", subset=numbers)
+              .format(signed.format, subset=changes, na_rep="")
               .map(_sign_colour, subset=changes))
     return styler.to_html()
 
@@ -309,8 +313,9 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
     final = loop_accuracy(revision, initial, rounds, Arbiter(recall, false_reject))
     ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"),
            ylim=(min(0.6, initial - 0.1), 1.0),
-           title=_("Model: recall {recall:.0%} ends at {final:.1%} after {rounds} rounds")
-           .format(recall=recall, final=final, rounds=rounds))
+           title=_("Model: recall {recall:.0%} ends at {final:.1%} after {rounds}")
+           .format(recall=recall, final=final,
+                   rounds=counted(rounds, "round", "rounds")))
     even_percent_axis(ax.yaxis)
     _legend_below(ax)
     fig.tight_layout()
@@ -409,11 +414,13 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
 
     def words(recall, rounds):
         t = loop(recall)
-        return {"closed": f"{t['closed'][rounds]:.1%}", "rate": f"{t['y'][rounds]:.1%}",
-                "low": f"{t['low'][rounds]:.1%}", "high": f"{t['high'][rounds]:.1%}",
-                "intrinsic": f"{loop_accuracy(revision, initial, rounds):.1%}",
-                "oracle": f"{loop_accuracy(revision, initial, rounds, ORACLE):.1%}",
-                "calls": f"{expected_revisions(revision, initial, rounds, arbiter(recall)):.2f}"}
+        return {"closed": fmt(t["closed"][rounds], ".1%"), "rate": fmt(t["y"][rounds], ".1%"),
+                "low": fmt(t["low"][rounds], ".1%"), "high": fmt(t["high"][rounds], ".1%"),
+                "intrinsic": fmt(loop_accuracy(revision, initial, rounds), ".1%"),
+                "oracle": fmt(loop_accuracy(revision, initial, rounds, ORACLE), ".1%"),
+                "calls": fmt(expected_revisions(revision, initial, rounds, arbiter(recall)), ".2f"),
+                # the noun follows the number: "after 1 round", "after 5 rounds"
+                "after": counted(rounds, "round", "rounds")}
 
     return Explorer(
         name="ch5-arbiter",
@@ -428,14 +435,14 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
             Series(_("arbiter, closed form"),
                    lambda recall: {"x": ks, "y": loop(recall)["closed"]},
                    depends=("recall",)),
-            Series(_("arbiter, simulated, {questions:,d} questions, 95% Wilson interval")
-                   .format(questions=questions),
+            Series(_("arbiter, simulated, {questions}, 95% Wilson interval")
+                   .format(questions=counted(questions, "question", "questions")),
                    lambda recall: {k: loop(recall)[k] for k in ("x", "y", "low", "high")},
                    depends=("recall",), kind="points", colour="orange"),
             Series(_("the chosen round"), lambda recall, rounds: {
                 "x": [rounds], "y": [loop(recall)["closed"][rounds]]},
                 depends=("recall", "rounds"), kind="marker", colour="black")),
-        words=Words(_("Model: starting from {initial:.1%} right, after {{rounds}} rounds "
+        words=Words(_("Model: starting from {initial:.1%} right, after {{after}} "
                       "an arbiter that sends back {{recall}} of wrong answers and "
                       "{false_reject:.0%} of right ones ends at {{closed}}, spending "
                       "{{calls}} revision calls per question; intrinsic revision ends at "

@@ -17,13 +17,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate, judge
-from ..i18n import N_, _, fill_slots
+from ..i18n import N_, Text, _, fill_slots
 from . import _checks
 from ..notebook import PALETTE, percent_axis
 from ..workflow import Verifier, Workflow
 from ..live import nearest
 from .chain import _decay
 from .retries import _sweep_table, sweep
+from ..numbers import fmt
 
 __all__ = ["outcomes", "tradeoff_grid", "plot_tradeoff", "tradeoff_lines",
            "plot_tradeoff_lines", "draw_recall_frame", "blind_spot_table",
@@ -113,10 +114,10 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
         # Dark text on a pale box: readable on the darkest and the lightest fill alike.
-        for text in ax.clabel(lines, fmt=lambda v, f=fmt: f.format(v), colors="black"):
+        for text in ax.clabel(lines, fmt=lambda v, f=fmt: Text(f).format(v), colors="black"):
             text.set_bbox(_LABEL_BOX)
         fig.colorbar(filled, ax=ax, label=label,
-                     format=plt.FuncFormatter(lambda v, _, f=fmt: f.format(v)))
+                     format=plt.FuncFormatter(lambda v, _, f=fmt: Text(f).format(v)))
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.
@@ -340,11 +341,11 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     def words(recall, false_reject, attempts):
         t, i = table(false_reject, attempts), LIVE_RECALLS.index(recall)
         without = alone(attempts).success()
-        return {"closed": f"{t['closed'][i]:.1%}", "rate": f"{t['rate'][i]:.1%}",
-                "low": f"{t['low'][i]:.1%}", "high": f"{t['high'][i]:.1%}",
-                "alone": f"{without:.1%}",
-                "lift": f"{100 * (t['closed'][i] - without):+.1f}",
-                "cost": f"{t['cost'][i]:.2f}"}
+        return {"closed": fmt(t["closed"][i], ".1%"), "rate": fmt(t["rate"][i], ".1%"),
+                "low": fmt(t["low"][i], ".1%"), "high": fmt(t["high"][i], ".1%"),
+                "alone": fmt(without, ".1%"),
+                "lift": fmt(100 * (t["closed"][i] - without), "+.1f"),
+                "cost": fmt(t["cost"][i], ".2f")}
 
     def dots(false_reject, attempts):
         t = table(false_reject, attempts)

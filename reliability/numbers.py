@@ -1,0 +1,274 @@
+"""Numbers written into words, in the language of the page (:mod:`reliability.i18n`).
+
+Every number a reader sees goes through here: the prose's glued values (the Russian
+book's Sphinx extension ``book/_ext/numbers_locale.py`` calls :func:`fmt`), printed
+lines, tables (:func:`reliability.notebook.table`), figure ticks and the live
+explorers' sentences. The formats are CLDR's, through Babel: the English edition writes
+``2,000`` and ``0.99``; the Russian one «2 000» (a no-break space between groups) and
+«0,99», with the per cent sign close up as the Russian lesson writes it («24,1%»).
+
+Rounding is Python's, in both languages: a value is first written with Python's
+``format`` to the digits asked for and only then localised, so the two editions never
+round one number differently.
+
+>>> from reliability import i18n
+>>> counted(21, "run", "runs"), percent(0.2412), number(2000)
+('21 runs', '24.1%', '2,000')
+>>> with i18n.language("ru"):
+...     counted(21, "прогон", "прогона", "прогонов"), percent(0.2412), number(2000)
+('21 прогон', '24,1%', '2\\xa0000')
+"""
+
+from __future__ import annotations
+
+import math
+import numbers as _numbers
+import re
+from decimal import Decimal
+
+from . import _validate, i18n
+from .i18n import N_, _
+
+__all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
+           "NOT_A_NUMBER"]
+
+#: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
+NOT_A_NUMBER = N_("n/a")
+
+#: A Python format spec this module writes in every language: sign, grouping comma,
+#: precision and one of d, f, F, %, g (what the chapters' ``{glue:text}`` roles use).
+_SPEC = re.compile(r"^(?P<sign>[+\- ]?)(?P<group>,?)(?:\.(?P<digits>\d+))?"
+                   r"(?P<kind>[dfF%g]?)$")
+
+
+def _locale() -> str:
+    return i18n.get_language()
+
+
+def _real(name: str, value) -> float:
+    if isinstance(value, (bool,)) or not isinstance(value, _numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def _babel(text: str, *, digits: int, group: bool, percent: bool = False) -> str:
+    """``text`` (a number Python has already rounded) in the page's locale."""
+    from babel.numbers import format_decimal, format_percent
+
+    pattern = ("#,##0" if group else "0") + ("." + "0" * digits if digits else "")
+    if percent:
+        # exact in Decimal: Python's rounding stands, Babel only writes it
+        return format_percent(Decimal(text) / 100, format=pattern + "%", locale=_locale())
+    return format_decimal(Decimal(text), format=pattern, locale=_locale())
+
+
+def _signed(text: str, value: float, sign: bool) -> str:
+    return "+" + text if sign and not text.startswith(("-", "−")) and value >= 0 else text
+
+
+def number(value, digits: int | None = None, *, group: bool = True,
+           sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals (a whole number: none; a float: as many as
+    it needs, up to 6) and its thousands grouped: ``number(6931.1, 1)`` is ``6,931.1``,
+    «6 931,1» in Russian. ``sign`` writes a plus before a positive value."""
+    group = _validate.flag("group", group)
+    sign = _validate.flag("sign", sign)
+    if isinstance(value, _numbers.Integral) and not isinstance(value, bool) and \
+            digits is None:
+        return _signed(_babel(str(int(value)), digits=0, group=group), value, sign)
+    value = _real("value", value)
+    if not math.isfinite(value):
+        return i18n.gettext(NOT_A_NUMBER)
+    if digits is None:
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
+        digits = len(text.partition(".")[2])
+    else:
+        digits = _validate.whole("digits", digits, minimum=0, maximum=12)
+        text = f"{value:.{digits}f}"
+    return _signed(_babel(text, digits=digits, group=group), value, sign)
+
+
+def percent(share, digits: int = 1, *, sign: bool = False) -> str:
+    """A share (0.241) as a percentage: ``24.1%``, «24,1%»."""
+    share = _real("share", share)
+    digits = _validate.whole("digits", digits, minimum=0, maximum=12)
+    sign = _validate.flag("sign", sign)
+    if not math.isfinite(share):
+        return i18n.gettext(NOT_A_NUMBER)
+    text = f"{share:.{digits}%}"[:-1]
+    return _signed(_babel(text, digits=digits, group=True, percent=True), share, sign)
+
+
+def points(difference, digits: int = 1, *, sign: bool = True) -> str:
+    """A difference of two shares (0.023) in percentage points: ``+2.3 pp``,
+    «+2,3 п. п.»."""
+    difference = _real("difference", difference)
+    digits = _validate.whole("digits", digits, minimum=0, maximum=12)
+    if not math.isfinite(difference):
+        return i18n.gettext(NOT_A_NUMBER)
+    value = number(difference * 100, digits, sign=sign)
+    return _("{value} pp").format(value=value)
+
+
+def interval(low, high, format_spec: str = ".1%") -> str:
+    """An interval ``[low, high]``, each bound written by :func:`fmt` with
+    ``format_spec``: ``[30.0%, 58.0%]``; in Russian the bounds are parted by a
+    semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]»."""
+    format_spec = _validate.text("format_spec", format_spec)
+    return _("[{low}, {high}]").format(low=fmt(_real("low", low), format_spec),
+                                       high=fmt(_real("high", high), format_spec))
+
+
+def counted(n, *forms: str, format_spec: str | None = None) -> str:
+    """``n`` with its noun in the form that goes with it: ``counted(5, "run", "runs")``.
+
+    Two forms (English singular and plural) are looked up in the package's catalogs
+    (gettext's ``ngettext``, the plural rule from the catalog). A chapter's Russian code
+    gives the Russian forms itself, in gettext's order (one, few, many):
+    ``counted(n, "прогон", "прогона", "прогонов")``. A fractional amount takes
+    ``format_spec`` (``",.1f"``) and the form a fraction takes: "2.5 hours",
+    «2,5 часа», «1,0 часа».
+    """
+    for index, form in enumerate(forms):
+        _validate.text(f"forms[{index}]", form)
+    if format_spec is None:
+        n = _validate.whole("n", n, minimum=-(2**63))
+        written, rule = number(n), n
+    else:
+        value = _real("n", n) if not isinstance(n, _numbers.Integral) or isinstance(
+            n, bool) else n
+        if not math.isfinite(value):
+            raise ValueError(f"n must be a finite number of things, got {n!r}")
+        written = fmt(value, _validate.text("format_spec", format_spec))
+        # a number written with decimals reads as a fraction: English plural, Russian
+        # genitive singular (the form gettext gives 2)
+        fraction = get_decimal_symbol(_locale()) in written
+        rule = 2 if fraction else int(round(float(n)))
+    wanted = i18n.plural_count()
+    if len(forms) == 2:
+        noun = i18n.ngettext(forms[0], forms[1], rule)
+    elif len(forms) == wanted:
+        noun = forms[i18n.plural_index(rule)]
+    else:
+        raise ValueError(f"forms must be the English singular and plural, or the "
+                         f"{wanted} plural forms of the current language, got {forms!r}")
+    return f"{written} {noun}"
+
+
+def glued_text(text: str, format_spec: str = "") -> str:
+    """A glued value (its stored ``text/plain``) as ``{glue:text}`key:format_spec```
+    shows it in the current language: myst-nb's reading of the value, :func:`fmt`'s
+    writing. The spec may go on to name the noun that follows the number, in the
+    language's plural forms, so the noun agrees with whatever number the run glued:
+    ``{glue:text}`ch2_n:d|step|steps``` reads "1 step", "10 steps";
+    ``{glue:text}`ch2_n:d|шаг|шага|шагов``` reads «1 шаг», «21 шаг», «10 шагов».
+    """
+    from ast import literal_eval
+
+    _validate.text("text", text)
+    spec, *forms = _validate.text("format_spec", format_spec).split("|")
+    try:
+        value = literal_eval(text)  # as myst-nb reads it: a number, or quotes removed
+    except (SyntaxError, ValueError):
+        value = text
+    kind = spec[-1:] or "s"
+    if kind in "bcdoxX":
+        value = int(value)
+    elif kind in "eEfFgGn%":
+        value = float(value)
+    elif kind == "s" and not forms:
+        value = str(value)
+    if forms:
+        return counted(value, *forms, format_spec=None if kind == "s" else spec)
+    return fmt(value, spec)
+
+
+#: How a printed line says a yes-or-no outcome ("accepted: no", «принято: нет»).
+YES, NO = N_("yes"), N_("no")
+
+
+def yes_no(flag) -> str:
+    """A truth value as a word in the current language: "yes" or "no", «да» or «нет»
+    (a printed line says ``accepted: no``, not ``accepted=False``)."""
+    if not isinstance(flag, bool) and type(flag).__name__ != "bool_":
+        raise ValueError(f"flag must be True or False, got {flag!r}")
+    return i18n.gettext(YES if flag else NO)
+
+
+def _localised_decimal(value: Decimal, format_spec: str) -> str:
+    """A Decimal written with an ``f`` spec: Decimal rounds, Babel writes the signs."""
+    found = _SPEC.match(format_spec)
+    if not found:
+        return format(value, format_spec)
+    digits = 6 if found["digits"] is None else int(found["digits"])
+    text = format(value, f".{digits}f")
+    return _signed(_babel(text, digits=digits, group=bool(found["group"])), float(value),
+                   found["sign"] == "+")
+
+
+def get_decimal_symbol(locale: str) -> str:
+    """The decimal sign of ``locale`` (CLDR): "." in English, "," in Russian."""
+    from babel.numbers import get_decimal_symbol as symbol
+
+    return symbol(locale)
+
+
+def money(amount, currency: str = "USD") -> str:
+    """An amount of money, in cents: ``$1,234.50``, «1 234,50 $»."""
+    from babel.numbers import format_currency
+
+    amount = _real("amount", amount)
+    currency = _validate.text("currency", currency)
+    if not math.isfinite(amount):
+        return i18n.gettext(NOT_A_NUMBER)
+    return format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
+
+
+def fmt(value, format_spec: str) -> str:
+    """``format(value, format_spec)`` in the page's language: the same rounding, the
+    locale's decimal sign and groups. In English it is exactly Python's ``format``,
+    except that nan and inf read "n/a" («н/д»). A
+    spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""
+    format_spec = _validate.text("format_spec", format_spec, optional=True) or ""
+    if isinstance(value, Decimal):
+        # an amount of money: Decimal's own exact rounding, then the locale's signs
+        if not value.is_finite():
+            return i18n.gettext(NOT_A_NUMBER)
+        if i18n.get_language() == "en":
+            return format(value, format_spec)
+        if format_spec.endswith(("f", "F")):
+            return _localised_decimal(value, format_spec)
+        return fmt(float(value), format_spec)
+    if isinstance(value, _numbers.Real) and not isinstance(value, _numbers.Integral) \
+            and not math.isfinite(float(value)):
+        return i18n.gettext(NOT_A_NUMBER)  # no reader is told "nan%"
+    if i18n.get_language() == "en" or isinstance(value, str):
+        return format(value, format_spec)
+    found = _SPEC.match(format_spec)
+    if not found or not isinstance(value, _numbers.Real) or isinstance(value, bool):
+        return format(value, format_spec)
+    sign = found["sign"] == "+"
+    group = bool(found["group"])
+    kind = found["kind"]
+    if kind == "%":
+        digits = 6 if found["digits"] is None else int(found["digits"])
+        if not math.isfinite(float(value)):
+            return i18n.gettext(NOT_A_NUMBER)
+        text = format(float(value), f".{digits}%")[:-1]
+        return _signed(_babel(text, digits=digits, group=group, percent=True),
+                       float(value), sign)
+    if kind == "d" or (kind == "" and isinstance(value, _numbers.Integral)
+                       and found["digits"] is None):
+        return _signed(_babel(str(int(value)), digits=0, group=group), value, sign)
+    if kind in ("f", "F"):
+        digits = 6 if found["digits"] is None else int(found["digits"])
+        if not math.isfinite(float(value)):
+            return i18n.gettext(NOT_A_NUMBER)
+        text = format(float(value), f".{digits}f")
+        return _signed(_babel(text, digits=digits, group=group), float(value), sign)
+    # g or no type: Python's shortest form, with the locale's decimal sign and groups
+    from babel.numbers import get_group_symbol
+
+    text = format(value, format_spec).replace(",", "\x00")
+    return text.replace(".", get_decimal_symbol(_locale())).replace(
+        "\x00", get_group_symbol(_locale()))

@@ -1,0 +1,283 @@
+"""Numbers in words: reliability.numbers in both languages, and what a reader of either
+edition sees (printed lines, tables, live sentences, glued prose) written by it.
+
+The formatter's rules are CLDR's (Babel) and gettext's plural rule; the scans of the
+stored outputs and the rendered prose fail naming the chapter, the cell and the text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+import launch_notebooks
+from reliability import i18n, notebook, numbers
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGLISH = sorted((ROOT / "chapters").glob("*.ipynb"))
+RUSSIAN = sorted((ROOT / "ru" / "chapters").glob("*.ipynb"))
+NBSP = "\u00a0"
+
+
+# --- the formatter ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, english, russian", [
+    (1, "1 run", "1 прогон"), (2, "2 runs", "2 прогона"), (5, "5 runs", "5 прогонов"),
+    (11, "11 runs", "11 прогонов"), (21, "21 runs", "21 прогон"),
+    (22, "22 runs", "22 прогона"), (111, "111 runs", "111 прогонов"),
+    (2000, "2,000 runs", f"2{NBSP}000 прогонов")])
+def test_a_count_takes_the_form_its_number_asks_for(n, english, russian):
+    assert numbers.counted(n, "run", "runs") == english
+    with i18n.language("ru"):
+        assert numbers.counted(n, "прогон", "прогона", "прогонов") == russian
+
+
+def test_english_forms_are_looked_up_in_the_catalogs_plural_entry():
+    """The package's own nouns: the Russian forms come from the catalog (gettext's
+    ngettext with the Plural-Forms rule), not from the code."""
+    with i18n.language("ru"):
+        assert [numbers.counted(n, "call", "calls") for n in (1, 3, 5, 21)] == [
+            "1 вызов", "3 вызова", "5 вызовов", "21 вызов"]
+        assert i18n.gettext("failure") == "сбой"   # the plain entry is kept apart
+    assert numbers.counted(1, "call", "calls") == "1 call"
+
+
+def test_a_fraction_takes_the_fractions_form():
+    assert numbers.counted(2.0, "hour", "hours", format_spec=".1f") == "2.0 hours"
+    with i18n.language("ru"):
+        assert numbers.counted(29.4, "воркер-час", "воркер-часа", "воркер-часов",
+                               format_spec=".1f") == "29,4 воркер-часа"
+        assert numbers.counted(1.0, "час", "часа", "часов", format_spec=".1f") == \
+            "1,0 часа"
+
+
+def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
+    english = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
+               numbers.percent(0.2412), numbers.points(0.023), numbers.points(-0.004),
+               numbers.interval(0.3, 0.58), numbers.interval(0.91, 0.933, ".3f"))
+    assert english == ("6,931.1", "2,000", "0.99", "24.1%", "+2.3 pp", "-0.4 pp",
+                       "[30.0%, 58.0%]", "[0.910, 0.933]")
+    with i18n.language("ru"):
+        russian = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
+                   numbers.percent(0.2412), numbers.points(0.023),
+                   numbers.points(-0.004), numbers.interval(0.3, 0.58),
+                   numbers.interval(0.91, 0.933, ".3f"))
+    assert russian == (f"6{NBSP}931,1", f"2{NBSP}000", "0,99", "24,1%", "+2,3 п. п.",
+                       "-0,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
+
+
+@pytest.mark.parametrize("value, spec", [
+    (0.2412, ".1%"), (2000, ",d"), (6931.1, ",.1f"), (0.99, ".2f"), (12, "d"),
+    (-0.0123, "+.1%"), (2.675, ".2f"), (0.125, ".2f"), (1234567.891, ",.2f"), (7, ""),
+    (0.5, "g"), (3, ">4")])
+def test_english_is_pythons_format_and_russian_rounds_the_same(value, spec):
+    """One rounding in both editions: the Russian text is the English one with the
+    Russian signs."""
+    english = numbers.fmt(value, spec)
+    assert english == format(value, spec)
+    with i18n.language("ru"):
+        russian = numbers.fmt(value, spec)
+    assert russian.replace(NBSP, "#").replace(",", ".") == \
+        english.replace(",", "#"), (english, russian)
+
+
+def test_nan_and_inf_never_reach_the_reader_as_such():
+    assert numbers.fmt(float("nan"), ".1%") == "n/a"
+    with i18n.language("ru"):
+        assert numbers.percent(float("inf")) == "н/д"
+
+
+def test_glued_text_names_the_noun_after_the_number():
+    assert numbers.glued_text("1", "d|step|steps") == "1 step"
+    assert numbers.glued_text("0.2412", ".1%") == "24.1%"
+    assert numbers.glued_text("'text'", "s") == "text"
+    with i18n.language("ru"):
+        assert numbers.glued_text("322", "d|случай|случая|случаев") == "322 случая"
+        assert numbers.glued_text("2000", ",d") == f"2{NBSP}000"
+
+
+def test_translated_templates_and_tables_write_numbers_in_the_language():
+    frame = pd.DataFrame({"k": [1, 2], "share": [0.805, 0.7471]})
+    english = notebook.table(frame, name="t", formats="{:.3f}").data
+    assert "0.805" in english and ">1<" in english and "1.000" not in english
+    with i18n.language("ru"):
+        assert i18n._("simulated, {runs:,d} runs, 95% Wilson interval").format(
+            runs=2000) == f"симуляция, 2{NBSP}000 прогонов, 95%-й интервал Уилсона"
+        russian = notebook.table(frame, name="t", formats="{:.3f}").data
+    assert "0,805" in russian and "0.805" not in russian
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="forms"):
+        numbers.counted(3, "run")
+    with pytest.raises(ValueError, match="share"):
+        numbers.percent("half")
+    with pytest.raises(ValueError, match="n "):
+        numbers.counted(2.5, "run", "runs")
+
+
+# --- what the reader sees ----------------------------------------------------------------
+
+#: Templates, undefined numbers and Python reprs: wrong in either language.
+EVERYWHERE = {
+    "a '(s)' template": re.compile(r"\w\(s\)"),
+    "nan or inf": re.compile(r"(?<![\w-])(?:nan|NaN|inf|-inf)(?![\w-])"),
+    "a numpy repr": re.compile(r"\bnp\.\w+\("),
+}
+#: English nouns after a count of one, or after another count in the singular.
+ENGLISH_NOUNS = ("run|step|case|call|task|attempt|round|day|failure|conversation|"
+                 "request|reply|answer|question|turn|trial|hour|second")
+IN_ENGLISH = {
+    "a plural noun after 1": re.compile(rf"(?<![\d.,])\b1 (?:{ENGLISH_NOUNS})s\b"),
+}
+#: The Russian genitive plurals, which go with 5-20, 0, 25, 111... (and with 2-4 after
+#: a preposition that asks for the genitive: «из 3 случаев»).
+GENITIVE_PLURAL = ("случаев|шагов|прогонов|попыток|задач|диалогов|ответов|раундов|"
+                   "вызовов|запросов|сбоев|дней|секунд|вопросов|воркер-часов")
+GENITIVE_PREPOSITIONS = {"из", "до", "от", "около", "после", "для", "без", "с", "со",
+                         "у", "более", "менее", "свыше"}
+_COUNTED = re.compile(rf"(?:(?P<before>[\w-]+)\s+)?(?<![\d,.\u00a0])"
+                      rf"(?P<number>\d{{1,3}}(?:\u00a0\d{{3}})*|\d+)"
+                      rf" (?P<noun>{GENITIVE_PLURAL})\b")
+
+
+class _DisagreeingNoun:
+    """A count whose noun is in the genitive plural where the number asks for another
+    form: «21 случаев» anywhere, «3 случаев» unless a preposition asks for the
+    genitive."""
+
+    def finditer(self, text):
+        for match in _COUNTED.finditer(text):
+            n = int(match["number"].replace("\u00a0", ""))
+            if n % 100 in range(11, 15):
+                continue
+            if n % 10 == 1 or (n % 10 in (2, 3, 4) and (match["before"] or "").lower()
+                               not in GENITIVE_PREPOSITIONS):
+                yield match
+
+
+IN_RUSSIAN = {
+    # «1,000» is a Russian decimal (1.000); "6,931.1" and "1,234,567" are English
+    "an English thousands separator": re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:,\d{3}\.\d"
+                                                 r"|(?:,\d{3}){2,})"),
+    # a number in quoted JSON data ("confidence": 0.9) is data, not prose
+    "a decimal point": re.compile(r"(?<![\w.\-^/:])(?<!\": )\d+\.\d+(?![\w.\-])"),
+    "a noun that disagrees with its number": _DisagreeingNoun(),
+}
+
+
+def _shown(output) -> list[str]:
+    """The text of one stored output as a reader meets it: printed lines, tables and
+    live sentences (HTML without its tags, scripts and styles), no glue records."""
+    if output.get("output_type") == "stream":
+        return [output.get("text", "")]
+    data = output.get("data", {})
+    if any(key.startswith("application/papermill.record") for key in data):
+        return []
+    if "text/html" in data:
+        text = data["text/html"]
+        text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
+        text = re.sub(r"<[^>]+>", " ", text)
+        return [html.unescape(text)]
+    plain = data.get("text/plain", "")
+    # a widget or a figure's placeholder is not text a reader reads
+    return [] if plain.startswith(("<Figure", "interactive(", "<IPython")) else [plain]
+
+
+def _problems(text: str, rules: dict) -> list[str]:
+    found = []
+    for what, pattern in rules.items():
+        for match in pattern.finditer(text):
+            start = max(0, match.start() - 40)
+            found.append(f"{what}: ...{text[start:match.end() + 20]!r}")
+    return found
+
+
+def reader_problems(nb, language: str) -> list[str]:
+    """What is wrong with the numbers and words in a run notebook's outputs (a chapter
+    run at its extremes, say), by the rules of the edition's ``language``."""
+    rules = {**EVERYWHERE, **(IN_RUSSIAN if language == "ru" else IN_ENGLISH)}
+    return _outputs_problems(nb, rules)
+
+
+def figure_problems(texts, language: str) -> list[str]:
+    """The same rules for the pieces of text a figure draws (ticks, annotations)."""
+    rules = {**EVERYWHERE, **(IN_RUSSIAN if language == "ru" else IN_ENGLISH)}
+    return [p for text in texts for p in _problems(text, rules)]
+
+
+def _outputs_problems(nb, rules: dict) -> list[str]:
+    if isinstance(nb, Path):
+        nb = nbformat.read(str(nb), as_version=4)
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            for text in _shown(output):
+                found += [f"cell {index}: {p}" for p in _problems(text, rules)]
+    return found
+
+
+def _prose(path: Path, language: str) -> str:
+    """The chapter's prose with its glued numbers filled in, as the reader reads it
+    (the launch notebooks' rendering of the roles), code and formulas left out."""
+    nb = launch_notebooks.launch_notebook(path, language=language)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    text = re.sub(r"```.*?```|`[^`]*`", " ", text, flags=re.S)
+    return re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.stem for p in ENGLISH])
+def test_english_outputs_read_as_words(path):
+    found = _outputs_problems(path, {**EVERYWHERE, **IN_ENGLISH})
+    assert not found, f"{path.name}:\n" + "\n".join(found[:15])
+
+
+@pytest.mark.parametrize("path", RUSSIAN, ids=[p.stem for p in RUSSIAN])
+def test_russian_outputs_write_numbers_the_russian_way(path):
+    found = _outputs_problems(path, {**EVERYWHERE, **IN_RUSSIAN})
+    assert not found, f"ru/{path.name}:\n" + "\n".join(found[:15])
+
+
+@pytest.mark.parametrize("path", RUSSIAN, ids=[p.stem for p in RUSSIAN])
+def test_russian_prose_writes_glued_numbers_the_russian_way(path):
+    found = _problems(_prose(path, "ru"), {**EVERYWHERE, **IN_RUSSIAN})
+    assert not found, f"ru/{path.name} (prose):\n" + "\n".join(found[:15])
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.stem for p in ENGLISH])
+def test_english_prose_has_no_templates(path):
+    found = _problems(_prose(path, "en"), {**EVERYWHERE, **IN_ENGLISH})
+    assert not found, f"{path.name} (prose):\n" + "\n".join(found[:15])
+
+
+def test_a_russian_figures_ticks_use_the_decimal_comma():
+    import matplotlib.pyplot as plt
+
+    try:
+        notebook.setup(language="ru")
+        fig, ax = plt.subplots()
+        ax.plot([0, 0.5, 1], [0, 0.25, 0.5])
+        notebook.percent_axis(ax.yaxis)
+        fig.canvas.draw()
+        russian = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+        plt.close(fig)
+    finally:
+        notebook.setup()
+    assert "0,2" in russian and not any("." in t for t in russian), russian
+    assert any(t.endswith("%") for t in russian)
+
+
+def test_an_amount_of_money_keeps_decimals_exact_rounding():
+    from decimal import Decimal
+
+    assert numbers.fmt(Decimal("2.675"), ".2f") == "2.68"      # float would give 2.67
+    with i18n.language("ru"):
+        assert numbers.fmt(Decimal("1450.00"), ".2f") == "1450,00"
+        assert numbers.fmt(Decimal("12345.5"), ",.2f") == f"12{NBSP}345,50"

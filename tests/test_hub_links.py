@@ -1,0 +1,93 @@
+"""The nbgitpuller links of the teacher's hub page (scripts/hub_links.py and
+book/_static/hub_links.js): what they encode, that both editions' pages carry them up to
+date, and that the page's script writes the same links as the Python generator."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import hub_links  # noqa: E402
+from launch_notebooks import repository  # noqa: E402
+
+HUB = "https://hub.example.edu/"
+
+
+def _query(link: str) -> dict[str, str]:
+    query = parse_qs(urlparse(link).query, strict_parsing=True)
+    assert all(len(values) == 1 for values in query.values())
+    return {key: values[0] for key, values in query.items()}
+
+
+def test_a_chapter_link_pulls_the_repository_and_opens_the_chapter():
+    repo, branch = repository()
+    link = hub_links.pull_link(HUB, repo, branch, "notebooks/01_chain_decay.ipynb")
+    assert link.startswith("https://hub.example.edu/hub/user-redirect/git-pull?repo=")
+    # the repository URL is encoded, not pasted: its ':' and '/' would break the query
+    assert "repo=https%3A%2F%2Fgithub.com%2F" in link
+    folder = repo.rstrip("/").rsplit("/", 1)[-1]
+    assert _query(link) == {"repo": repo, "branch": branch,
+                            "urlpath": f"lab/tree/{folder}/notebooks/01_chain_decay.ipynb"}
+
+
+def test_a_special_branch_is_encoded_and_the_folder_is_nbgitpullers():
+    link = hub_links.pull_link("http://localhost:8000", "https://example.org/a/course.git",
+                               "spring 2027/ru&en", "ru/notebooks")
+    query = _query(link)
+    assert query["branch"] == "spring 2027/ru&en"
+    # nbgitpuller clones into the URL's last segment, ".git" and all
+    assert query["urlpath"] == "lab/tree/course.git/ru/notebooks"
+    assert "branch=spring%202027%2Fru%26en" in link
+
+
+@pytest.mark.parametrize("language, folder", [("en", "notebooks"), ("ru", "ru/notebooks")])
+def test_one_link_per_chapter_and_one_for_the_folder(language, folder):
+    made = hub_links.links(HUB, language)
+    chapters = sorted(p.name for p in (ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
+    assert [path for path, _ in made] == [f"{folder}/{n}" for n in chapters] + [folder]
+    for path, link in made:
+        assert _query(link)["urlpath"].endswith("/" + path)
+        assert (ROOT / path).exists()
+
+
+@pytest.mark.parametrize("bad", ["hub.example.edu", "ftp://hub", "https://", "",
+                                 "https://hub.example.edu/?next=x"])
+def test_a_hub_address_that_is_not_one_is_refused(bad):
+    with pytest.raises(ValueError, match="hub must be an http"):
+        hub_links.pull_link(bad, "https://github.com/a/b", "main", "notebooks")
+
+
+@pytest.mark.parametrize("page, language", [(hub_links.PAGE, "en"),
+                                            (hub_links.RU_PAGE, "ru")])
+def test_the_hub_pages_carry_the_current_links(page, language):
+    text = page.read_text()
+    assert hub_links.with_panel(text, hub_links.panel(language)) == text, (
+        "run scripts/hub_links.py")
+    repo, branch = repository()
+    assert f'data-repo="{repo}"' in text and f'data-branch="{branch}"' in text
+    assert text.count('class="hub-link"') == len(hub_links.paths(language))
+    if language == "ru":
+        assert "Every chapter" not in text and "address" not in text
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
+def test_the_page_script_writes_the_same_links_as_python():
+    cases = [(HUB, *repository(), p) for p in hub_links.paths("en") + hub_links.paths("ru")]
+    cases += [("http://127.0.0.1:8081", "file:///tmp/x/by-the-numbers.git",
+               "a b/c&d", "notebooks/01_chain_decay.ipynb")]
+    script = (f"const h = require({json.dumps(str(ROOT / 'book/_static/hub_links.js'))});"
+              f"const cases = {json.dumps(cases)};"
+              "console.log(JSON.stringify(cases.map(c => h.pullLink(...c))));"
+              "console.log(JSON.stringify([h.pullLink('hub.example.edu', 'r', 'b', 'p')]));")
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True,
+                         check=True, timeout=30).stdout.splitlines()
+    assert json.loads(out[0]) == [hub_links.pull_link(*c) for c in cases]
+    assert json.loads(out[1]) == [None]

@@ -75,7 +75,7 @@ def test_the_hub_pages_carry_the_current_links(page, language):
     assert f'data-repo="{repo}"' in text and f'data-branch="{branch}"' in text
     assert text.count('class="hub-link"') == len(hub_links.paths(language))
     if language == "ru":
-        assert "Every chapter" not in text and "address" not in text
+        assert "Every chapter" not in text and "Your hub" not in text
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")

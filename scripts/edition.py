@@ -84,6 +84,11 @@ def book_page(page: str, titles: dict[str, str] | None = None) -> str:
 
         translated = teacher_page.intro_with_times(
             translated, teacher_page.times_table(language=LANGUAGE, titles=titles))
+    if page == "book/teaching.md":
+        import teacher_page  # noqa: PLC0415
+
+        # the plans' blocks: the Russian catalog's words, the chapters' numbers
+        translated = teacher_page.teaching_with_plans(translated, LANGUAGE)
     return translated
 
 

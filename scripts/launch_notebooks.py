@@ -380,6 +380,39 @@ def glued_values(nb) -> dict[str, str]:
     return values
 
 
+#: The tag of a launch notebook's own cells that let a student check an exercise.
+CHECK_TAG = "exercise-check"
+
+
+def with_checks(cells: list, source: str, chapter: Chapter) -> list:
+    """``cells`` with a cell after each exercise that ``reliability.checks`` can check:
+    the student puts their answer in place of ``...`` and is told right, close or not
+    yet, never the answer."""
+    from reliability.checks import EXERCISES  # noqa: PLC0415
+    from reliability.i18n import gettext  # noqa: PLC0415
+    from reliability.i18n import language as language_of  # noqa: PLC0415
+
+    _ = translator(chapter.language, "launch_notebooks")
+    for label in re.findall(r"^:label: ([\w-]+)$", source, re.M):
+        names = [name for name in EXERCISES if name == label or
+                 name.startswith(f"{label}-")]
+        number = chapter.exercises.get(label)
+        if not names or number is None:
+            continue
+        title = _("**Exercise {number}**").format(number=number)
+        at = next(i for i, c in enumerate(cells) if title in c.source)
+        lines = [_("# Check your answer: put it in place of ... and run the cell."),
+                 _("# The check says right, close or not yet, and never shows the answer."),
+                 "from reliability.checks import check", ""]
+        with language_of(chapter.language):
+            lines += [f'check("{name}", ...)  # {gettext(EXERCISES[name].what)}'
+                      for name in names]
+        check_cell = nbformat.v4.new_code_cell("\n".join(lines))
+        check_cell.metadata["tags"] = [CHECK_TAG]
+        cells.insert(at + 1, check_cell)
+    return cells
+
+
 def launch_notebook(path: Path, bibliography: Bibliography | None = None,
                     language: str = "en"):
     """The plain notebook for chapter ``path`` (of the edition in ``language``)."""
@@ -391,7 +424,7 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None,
     cells = [nbformat.v4.new_code_cell(install_cell_source(language))]
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            cells.extend(renderer.markdown(cell.source))
+            cells.extend(with_checks(renderer.markdown(cell.source), cell.source, chapter))
         elif cell.cell_type == "code":
             cells.append(renderer.code(cell))
     if chapter.cited:

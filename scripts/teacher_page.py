@@ -22,6 +22,7 @@ import copy
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from launch_notebooks import ROLE, Bibliography, Chapter, glued_values  # noqa: E402
 from notebooks import ROOT, chapters  # noqa: E402
 from translate import EDITION, translator  # noqa: E402
+from myst_nb.core.variables import format_plain_text  # noqa: E402
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
 INTRO = ROOT / "book" / "intro.md"
@@ -216,11 +218,292 @@ def intro_with_times(text: str, table: str) -> str:
     return f"{head}{BEGIN}\n{table}\n{END}{tail}"
 
 
+# --- the lesson plan, block by block ------------------------------------------------------
+
+#: The teacher's guide (book/teaching.md) has one generated region per plan, after the
+#: plan's timetable; the Russian edition regenerates it from the Russian catalog.
+TEACHING = ROOT / "book" / "teaching.md"
+RU_TEACHING = EDITION / "book" / "teaching.md"
+PLAN_REGION = re.compile(r"<!-- plan-(?P<plan>[\w-]+): begin -->\n.*?<!-- plan-(?P=plan): end -->",
+                         re.S)
+#: A number in a block's words: ``[[ch5_rw:.1%]]`` is chapter 5's glued ``ch5_rw`` with
+#: the format spec the chapter itself uses for it. Nothing else in a block is a number
+#: except a lesson's or a chapter's own number.
+SLOT = re.compile(r"\[\[(?P<key>ch(?P<chapter>\d+)_\w+)(?::(?P<spec>[^\]]*))?\]\]")
+
+
+def N_(message: str) -> str:  # noqa: N802  (gettext's name: marked, translated later)
+    return message
+
+
+@dataclass(frozen=True)
+class Idea:
+    """One block of a plan: what the class should be able to do after it, the points
+    to make with their numbers, the question to ask before the cell runs, its answer."""
+
+    title: str
+    objective: str
+    points: str
+    question: str
+    answer: str
+
+
+IDEAS = {
+    "dashboard": Idea(
+        N_("The green dashboard"),
+        N_("Tell availability from quality, and name the four layers of a harness."),
+        N_("A health check sees whether an answer came back, never whether it can be "
+           "relied on. Reliability is availability times quality; the harness (limits, "
+           "checks, ladder, measurement) is what makes the second visible."),
+        N_("The bot answers every request within seconds all week. Is it reliable?"),
+        N_("We cannot tell: that is availability. Quality needs checks of our own: "
+           "pass^k on our cases, the validator's rejections, a counter on each rung.")),
+    "chain": Idea(
+        N_("A chain of steps"),
+        N_("Compute a chain's success as the product of its steps, and read the horizon "
+           "both ways."),
+        N_("At [[ch1_p:.2f]] per step, ten steps succeed [[ch1_ten:.1%]] of the time "
+           "and thirty steps [[ch1_thirty:.1%]]. The horizon (half of all chains fail) "
+           "grows from [[ch1_h0:.1f]] steps to [[ch1_h1:.0f]] and then [[ch1_h2:.0f]] as "
+           "the error per step falls fivefold, then tenfold: near the top, each cut of "
+           "the error buys as much length again."),
+        N_("Guess the horizon for a step that succeeds ninety-nine times in a hundred."),
+        N_("About [[ch1_h1:.0f]] steps: near the top, halving the error rate doubles "
+           "the horizon.")),
+    "retries": Idea(
+        N_("What a retry buys"),
+        N_("Say what retries fix (visible errors) and what they cannot touch (silent "
+           "ones)."),
+        N_("With [[ch2_A]] attempts per step, ten steps succeed [[ch2_success:.1%]] of "
+           "the time; however many retries, the ceiling a silent error sets is "
+           "[[ch2_ceiling:.1%]]."),
+        N_("Many more retries per step: does the chain of [[ch2_n]] steps reach certainty?"),
+        N_("No: it stops at the ceiling of [[ch2_ceiling:.1%]], since a silent error "
+           "looks like a success and is never retried.")),
+    "passk": Idea(
+        N_("Finding once is not repeating"),
+        N_("Tell pass@k from pass^k, and say how many cases a measurement needs."),
+        N_("Two agents with the same pass^1: on alike tasks pass^8 is "
+           "[[ch4_alike8:.1%]], on split tasks [[ch4_split8:.1%]], "
+           "[[ch4_ratio8:.0f]] times more. On τ-bench retail, pass^1 of [[ch4_retail1:.2f]] "
+           "falls to [[ch4_retail8:.2f]] at pass^8."),
+        N_("An agent solves a retail task in [[ch4_retail1:.0%]] of its runs. How often "
+           "does it solve it eight times in a row?"),
+        N_("Far less often: the measured pass^8 is [[ch4_retail8:.2f]], since runs of "
+           "one task are not independent coin tosses.")),
+    "selfcond": Idea(
+        N_("Self-conditioning"),
+        N_("Explain why the model's own errors in its history raise the error rate, and "
+           "why a sliding window helps where a restart from the checkpoint does not."),
+        N_("In the chapter's illustrative model, with the full history per-step "
+           "accuracy falls to [[ch5_full_end:.1%]] by step [[ch5_steps]]; a window of the last [[ch5_window]] steps holds it near "
+           "[[ch5_win_floor:.1%]]. Resumed from the checkpoint, the run gets "
+           "[[ch5_resumed:.1%]] of first new steps right; rebuilt with a clean context, "
+           "[[ch5_rebuilt:.1%]]. Lesson 14: trimming the history is a cure, not only a "
+           "saving. Lesson 13: the checkpoint restart brings the errors back."),
+        N_("The process crashed at step [[ch5_ck]]; we restart from the last checkpoint. "
+           "Is the trajectory repaired?"),
+        N_("No: the errors are in the saved history and come back into the context. A "
+           "rebuilt clean context helps; the restart does not.")),
+    "selfcorrection": Idea(
+        N_("Revision without an arbiter"),
+        N_("Read a self-correction table by the fates of the answers, and say what an "
+           "outside arbiter changes."),
+        N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
+           "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
+           "[[ch5_end:.1%]]. After [[ch5_rounds]] rounds intrinsic revision sits at "
+           "[[ch5_intr_k:.1%]]; an arbiter lifts it to [[ch5_arb_k:.1%]] for "
+           "[[ch5_calls:.2f]] revision calls a question. Lesson 15 left the number of self-check attempts "
+           "open: without an outside arbiter it is zero."),
+        N_("The model is asked to check its answers. Will accuracy rise?"),
+        N_("Not without an outside signal: it moves from [[ch5_start:.1%]] to "
+           "[[ch5_end:.1%]], and costs more calls.")),
+    # the one-class plan has no block of its own for self-conditioning: one sentence here
+    "revision": Idea(
+        N_("Revision without an arbiter"),
+        N_("Read a self-correction table by the fates of the answers, and say what an "
+           "outside arbiter changes."),
+        N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
+           "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
+           "[[ch5_end:.1%]]. Self-conditioning in one sentence: the model's own errors "
+           "in its history invite more; a sliding window of the last [[ch5_window]] "
+           "steps helps (lesson 14), a restart from the checkpoint does not (lesson 13)."),
+        N_("The model is asked to check its answers. Will accuracy rise?"),
+        N_("Not without an outside signal: it moves from [[ch5_start:.1%]] to "
+           "[[ch5_end:.1%]], and costs more calls.")),
+    "verifier": Idea(
+        N_("The arbiter in code"),
+        N_("Weigh a verifier's recall against its false rejections, and write a "
+           "validator message that says what to fix."),
+        N_("A verifier with recall [[ch3_d:.0%]] and [[ch3_f:.0%]] false rejection "
+           "lifts a ten-step chain from [[ch3_alone10:.1%]] to [[ch3_ten:.1%]]. In MAST, "
+           "incorrect verification is [[ch3_mast_wrong:.1%]] of failures, missing "
+           "verification [[ch3_mast_missing:.1%]]: a wrong check is more common than "
+           "none. Lesson 15's validator takes a new role: the arbiter."),
+        N_("Why not let a second model judge the refund?"),
+        N_("It errs where the generator errs: a wrong check ([[ch3_mast_wrong:.1%]]) "
+           "is more common than no check ([[ch3_mast_missing:.1%]]).")),
+    "budgets": Idea(
+        N_("Budgets and loops"),
+        N_("Set four budgets per task, exit with a partial result, and tell a loop from "
+           "persistence."),
+        N_("In the MAST failure shares, step repetition is [[ch7_repetition:.1%]] and "
+           "unaware termination [[ch7_termination:.1%]]: limits address "
+           "[[ch7_limits_share:.1%]] of failures, verification [[ch7_verif_total:.1%]]. "
+           "With a limit of [[ch7_limit]] steps, [[ch7_hit:.1%]] of tasks hit it. "
+           "Nobody has measured the right limit; lesson 13's recursion limit is a "
+           "default, not a measurement."),
+        N_("Which share of the MAST failures could step limits and a loop detector "
+           "address at all?"),
+        N_("About [[ch7_limits_share:.1%]]: repetition and unaware termination "
+           "together.")),
+    "ladder": Idea(
+        N_("The degradation ladder"),
+        N_("Place the rungs and triggers of a degradation ladder, show what a breaker "
+           "does in an outage, and tell cascade from fallback."),
+        N_("In the outage, waiting per request falls from [[ch8_wait_without:.1f]] s "
+           "without a breaker to [[ch8_wait_with:.1f]] s with one, and calls to the "
+           "dead model from [[ch8_calls_without:,d]] to [[ch8_calls_with:,d]]. Cascade is "
+           "not fallback: a cascade routes up by difficulty, and [[ch8_up_open:.1%]] of "
+           "open-dialogue requests go up, [[ch8_up_knowledge:.1%]] of knowledge ones."),
+        N_("The fallback works and availability is perfect. What could still be "
+           "wrong?"),
+        N_("Traffic can slide to a lower rung and stay there: the rules' share grew "
+           "from [[ch8_rules_before:.2%]] to [[ch8_rules_after:.1%]] with no alert.")),
+    "format": Idea(
+        N_("The format tax"),
+        N_("Say where the format tax is paid and how the two-turn cure works."),
+        N_("Answers in free text are right [[ch6_a_free:.1%]] of the time, under the "
+           "grammar [[ch6_a_grammar:.1%]]. Of the significant cells, "
+           "[[ch6_share_prompt:.0%]] lose with the format in the prompt, only "
+           "[[ch6_share_decoder:.0%]] with the decoder. The cure: solve in free text "
+           "first, reformat in a second turn."),
+        N_("Strict JSON mode is on. Are the answers more reliable?"),
+        N_("Their form is, their content is not: accuracy falls from "
+           "[[ch6_a_free:.1%]] to [[ch6_a_grammar:.1%]], and the loss is paid in the "
+           "prompt.")),
+    "lab": Idea(
+        N_("The ablation lab"),
+        N_("Match each failure with the guardrail that meets it, with an interval on "
+           "every gap and a null reported as a null."),
+        N_("Error recovery adds [[ch9_gap_transient:.0f]] percentage points on injected "
+           "server errors, the retry nudge [[ch9_gap_malformed:.0f]] on malformed "
+           "output; the mismatched guardrails give [[ch9_nulls]] nulls out of four, "
+           "reported as nulls."),
+        N_("Retries against a model that returns malformed JSON: what gap do you "
+           "expect?"),
+        N_("None worth naming: a wrong guardrail gives a null, and the lab reports it "
+           "with its interval.")),
+    "reading": Idea(
+        N_("Reading other people's numbers"),
+        N_("Ask what a number counts, how many cases stand behind it and what it is "
+           "compared with; name the kinds of tool hallucination."),
+        N_("Tool hallucination is several failures (type, timing, usage), each with "
+           "its own cure. The same trace gives [[ch10_rate_task:.1%]] averaged per "
+           "task and [[ch10_rate_pooled:.1%]] pooled. On a column of "
+           "[[ch10_rel_cases]] cases one flipped case moves the score by "
+           "[[ch10_step:.2f]] points."),
+        N_("A model never calls a tool it should not. What do you ask first?"),
+        N_("The paired column: a model that never calls any tool scores perfectly on "
+           "abstention and [[ch10_never_rel:.0%]] where a call is needed.")),
+    "wrapup": Idea(
+        N_("Discussion and homework"),
+        N_("Connect a failure to its guardrail in the students' own words."),
+        N_("One question from the list below, then the homework; remind the class that "
+           "each chapter's exercises have their solutions behind a toggle."),
+        N_("Which guardrail from today would you add first to an agent you know, and "
+           "what number would show it works?"),
+        N_("Any answer that names a failure, its guardrail and a counter beside it.")),
+}
+
+#: Each plan's blocks, in the order and with the minutes of its timetable.
+PLANS = {
+    "one-class": [(5, "dashboard"), (15, "chain"), (10, "passk"), (15, "revision"),
+                  (10, "verifier"), (10, "budgets"), (10, "ladder"), (5, "format"),
+                  (5, "reading"), (5, "wrapup")],
+    "class-1": [(10, "dashboard"), (15, "chain"), (10, "retries"), (15, "passk"),
+                (15, "selfcond"), (15, "selfcorrection"), (10, "wrapup")],
+    "class-2": [(15, "verifier"), (15, "budgets"), (15, "ladder"), (10, "format"),
+                (15, "lab"), (10, "reading"), (10, "wrapup")],
+}
+
+
+def plan_numbers() -> dict[int, dict]:
+    """Every chapter's glued values, by chapter number. Both editions glue the same
+    numbers (tests/test_translation.py checks it), so the English chapters serve both,
+    and the Russian page can be made before ru/chapters is rewritten."""
+    numbers = {}
+    for path in chapters():
+        numbers[chapter_number(path)] = glued_values(nbformat.read(str(path), as_version=4))
+    return numbers
+
+
+def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> str:
+    """A block's words with each ``[[key:spec]]`` replaced by the chapter's glued value,
+    formatted as the chapter formats it (a Russian decimal comma in Russian)."""
+    def render(match: re.Match) -> str:
+        glued = numbers.get(int(match["chapter"]), {})
+        if match["key"] not in glued:
+            raise ValueError(f"the lesson plan cites {match['key']!r}, which no stored "
+                             "output of its chapter glues")
+        return local_number(format_plain_text(glued[match["key"]], match["spec"] or "s"),
+                            language)
+    return SLOT.sub(render, text)
+
+
+def local_number(text: str, language: str = "en") -> str:
+    """One formatter per language: Russian writes 0,99, 12,4 % and 30 114."""
+    if language != "ru":
+        return text
+    # thousands first (30,114 is 30 114), then the decimal point
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "\u00a0", text)
+    text = re.sub(r"(?<=\d)\.(?=\d)", ",", text)
+    return re.sub(r"(?<=\d)%", "\u00a0%", text)
+
+
+def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> str:
+    """The generated block-by-block text of one plan."""
+    _ = translator(language, "teacher_page")
+    labels = (_("Objective"), _("Talking points"), _("Ask before the cell runs"),
+              _("Answer"), _("Time"))
+    out = []
+    for index, (minutes, name) in enumerate(PLANS[plan], 1):
+        idea = IDEAS[name]
+        text = {field: fill_numbers(_(getattr(idea, field)), numbers, language)
+                for field in ("objective", "points", "question", "answer")}
+        minute = _("{minutes} min").format(minutes=minutes)
+        out += [f"**{index}. {_(idea.title)}** ({minute})", "",
+                f"* *{labels[0]}:* {text['objective']}",
+                f"* *{labels[1]}:* {text['points']}",
+                f"* *{labels[2]}:* {text['question']}",
+                f"* *{labels[4]}:* {minute}", "",
+                f":::{{admonition}} {labels[3]}", ":class: dropdown",
+                text["answer"], ":::", ""]
+    return "\n".join(out).rstrip()
+
+
+def teaching_with_plans(text: str, language: str = "en",
+                        numbers: dict[int, dict] | None = None) -> str:
+    numbers = plan_numbers() if numbers is None else numbers
+    found = [m["plan"] for m in PLAN_REGION.finditer(text)]
+    if sorted(found) != sorted(PLANS):
+        raise ValueError(f"book/teaching.md needs one plan region for each of "
+                         f"{sorted(PLANS)}, found {found}")
+
+    def render(match: re.Match) -> str:
+        plan = match["plan"]
+        return (f"<!-- plan-{plan}: begin -->\n{plan_region(plan, numbers, language)}\n"
+                f"<!-- plan-{plan}: end -->")
+    return PLAN_REGION.sub(render, text)
+
+
 def write(page: Path = PAGE, intro: Path = INTRO, language: str = "en") -> list[Path]:
     """Write the snippets page and refresh the landing page's times; return both paths."""
     page.write_text(nbformat.writes(snippets_notebook(language=language)) + "\n")
     intro.write_text(intro_with_times(intro.read_text(), times_table(language=language)))
-    return [page, intro]
+    teaching = TEACHING if language == "en" else RU_TEACHING
+    teaching.write_text(teaching_with_plans(teaching.read_text(), language))
+    return [page, intro, teaching]
 
 
 def write_all() -> list[Path]:

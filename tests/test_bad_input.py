@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import reliability
-from reliability import formattax, passk, selfconditioning, selfcorrection, stats, structured
+from reliability import checks, formattax, passk, selfconditioning, selfcorrection, stats, structured
 from reliability import (claims, datasets, i18n, judge, notebook, parameters, reading, validation,
                          workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
@@ -975,6 +975,9 @@ REGISTRY = {
     "reliability.reading.simulate_columns": Entry(lambda: reading.simulate_columns, dict(
         call_needed=0.8, call_unneeded=0.1, relevance_cases=16, irrelevance_cases=20, seed=0)),
     "reliability.reading.resolution": Entry(lambda: reading.resolution, dict(cases=16)),
+    "reliability.checks.check": Entry(lambda: checks.check,
+                                      dict(exercise="ch1-ex1", answer=0.14, quiet=True),
+                                      ok={"answer": [None, ...]}),
     "reliability.reading.smallest_case_count": Entry(lambda: reading.smallest_case_count, dict(
         scores=[50.0, 75.0], decimals=2, largest=10)),
     # figures.reading

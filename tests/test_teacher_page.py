@@ -174,3 +174,112 @@ def test_regenerating_a_chapter_refreshes_the_pages():
     for target in ("outputs", "notebooks"):
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
         assert "scripts/teacher_page.py" in recipe, target
+
+
+# --- the lesson plan, block by block ------------------------------------------------------
+
+PLAN_TABLES = {"one-class": "## One class of 90 minutes", "class-1": "### Class 1",
+               "class-2": "### Class 2"}
+BLOCK = re.compile(r"^\*\*(\d+)\. (.+?)\*\* \((\d+) (?:min|мин)\)\n\n(.*?)(?=^\*\*\d+\. |\Z)",
+                   re.S | re.M)
+
+
+def _region(text: str, plan: str) -> str:
+    return text.split(f"<!-- plan-{plan}: begin -->", 1)[1].split(
+        f"<!-- plan-{plan}: end -->", 1)[0]
+
+
+def _blocks(text: str, plan: str) -> list[tuple]:
+    return BLOCK.findall(_region(text, plan))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_lesson_plans_are_up_to_date(language):
+    page = teacher_page.TEACHING if language == "en" else teacher_page.RU_TEACHING
+    text = page.read_text()
+    assert teacher_page.teaching_with_plans(text, language) == text, \
+        f"{page.relative_to(ROOT)}'s plans are out of date: run `make notebooks`"
+
+
+@pytest.mark.parametrize("plan", sorted(PLAN_TABLES))
+def test_each_block_has_objective_points_question_answer_and_time(plan):
+    """A teacher can run every block: what it is for, what to say (with numbers), what
+    to ask before the cell runs and the answer behind a toggle; the block's minutes are
+    its timetable row's, and they add up to the class."""
+    text = TEACHING.read_text()
+    blocks = _blocks(text, plan)
+    assert [int(b[0]) for b in blocks] == list(range(1, len(blocks) + 1))
+    for number, title, minutes, body in blocks:
+        for label in ("*Objective:*", "*Talking points:*", "*Ask before the cell runs:*",
+                      f"*Time:* {minutes} min"):
+            assert label in body, (plan, title, label)
+        answer = body.split(":::{admonition} Answer\n:class: dropdown\n", 1)
+        assert len(answer) == 2 and answer[1].split(":::", 1)[0].strip(), (plan, title)
+    minutes = [int(b[2]) for b in blocks]
+    assert minutes == _plan_minutes(text, PLAN_TABLES[plan]), plan
+    assert sum(minutes) == 90
+
+
+def _expected(key: str, spec: str | None) -> str:
+    """A glued value formatted by hand from the chapter's stored output (not through
+    the page's own formatter)."""
+    number = int(re.match(r"ch(\d+)_", key)[1])
+    path = next(p for p in CHAPTERS if teacher_page.chapter_number(p) == number)
+    glued = teacher_page.glued_values(nbformat.read(str(path), as_version=4))
+    value = glued[key]
+    if spec:
+        value = format(float(value) if not spec.endswith("d") else int(value), spec)
+    return value
+
+
+def test_the_plans_numbers_are_the_chapters_glued_values():
+    """Every number a block stresses comes from a chapter's stored output, and no block
+    types a number of its own (a lesson's or chapter's number aside)."""
+    text = TEACHING.read_text()
+    slots = 0
+    for plan, steps in teacher_page.PLANS.items():
+        for (_, name), (_, _, _, body) in zip(steps, _blocks(text, plan)):
+            idea = teacher_page.IDEAS[name]
+            for field in ("objective", "points", "question", "answer"):
+                template = getattr(idea, field)
+                typed = re.sub(r"[Ll]esson \d+|pass[\^@]\w+|GSM8K", "",
+                               teacher_page.SLOT.sub("", template))
+                assert not re.search(r"\d", typed), (name, field, typed)
+                rendered = template
+                for match in teacher_page.SLOT.finditer(template):
+                    rendered = rendered.replace(match[0],
+                                                _expected(match["key"], match["spec"]))
+                    slots += 1
+                assert rendered in body, (plan, name, field)
+    assert slots > 50
+
+
+def test_the_russian_plans_write_numbers_the_russian_way():
+    text = teacher_page.RU_TEACHING.read_text()
+    region = "".join(_region(text, plan) for plan in teacher_page.PLANS)
+    assert "Цель" in region and not re.search(r"\d\.\d", region)
+    assert re.search(r"\d,\d\u00a0%", region)
+    assert teacher_page.local_number("12.4%", "ru") == "12,4\u00a0%"
+    assert teacher_page.local_number("12.4%") == "12.4%"
+    assert teacher_page.local_number("30,114 and 1,234.5", "ru") == "30\u00a0114 and 1\u00a0234,5"
+
+
+def test_a_plan_citing_a_missing_number_or_region_is_refused():
+    with pytest.raises(ValueError, match="ch1_nothing"):
+        teacher_page.fill_numbers("[[ch1_nothing:.1%]]", {1: {"ch1_p": "0.92"}})
+    with pytest.raises(ValueError, match="one plan region"):
+        teacher_page.teaching_with_plans("no regions", numbers={})
+
+
+def test_the_plans_place_the_lessons_ideas_and_link_lessons_13_to_15():
+    text = TEACHING.read_text()
+    one_class = _region(text, "one-class")
+    two_classes = _region(text, "class-1") + _region(text, "class-2")
+    for plan in (one_class, two_classes):
+        for idea in ("self-conditioning", "MAST", "Cascade is not fallback",
+                     "Tool hallucination"):
+            assert idea.lower() in plan.lower(), idea
+    ties = text.split("## How the lesson ties to lessons 13 to 15", 1)[1].split("\n## ", 1)[0]
+    for lesson in (13, 14, 15):
+        assert f"**Lesson {lesson}" in ties
+    assert len(SECTION_LINK.findall(ties)) >= 3

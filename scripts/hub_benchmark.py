@@ -102,8 +102,8 @@ def main(argv: list[str]) -> int:
                 print(f"| {path.name} | failed: {str(error).splitlines()[-1][:70]} |")
                 continue
             rows.append(row)
-            print(f"| {row['notebook']} | {row['peak_mb']:.0f} MB | {row['cpu_s']:.1f} s "
-                  f"| {row['wall_s']:.1f} s |", flush=True)
+            print(f"| {row['notebook']} | {row['peak_mb']:.0f} MB "
+                  f"| {row['cpu_s']:.1f} s | {row['wall_s']:.1f} s |", flush=True)
     print(f"largest kernel: {max(r['peak_mb'] for r in rows):.0f} MB; "
           f"idle JupyterLab server: {server_mb():.0f} MB")
     return 0

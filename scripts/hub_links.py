@@ -1,18 +1,20 @@
 """nbgitpuller links a teacher hands out: one per chapter, and one for the whole folder.
 
-    .venv/bin/python scripts/hub_links.py                     # refresh the hub pages
-    .venv/bin/python scripts/hub_links.py https://hub.example.edu [ru]   # print the links
+    .venv/bin/python scripts/hub_links.py            # refresh the hub pages
+    .venv/bin/python scripts/hub_links.py https://hub.example.edu [ru]   # print links
 
-A JupyterHub with nbgitpuller installed (the course image built from ``binder/`` has it)
-answers ``<hub>/hub/user-redirect/git-pull?repo=...&branch=...&urlpath=...``: it logs the
-student in, starts their server, clones the repository into their home (or merges the
-teacher's new commits into the copy they have, keeping their edits) and opens ``urlpath``.
-The repository and branch come from ``_config.yml``, the one place they live.
+A JupyterHub with nbgitpuller installed (the course image built from ``binder/`` has
+it) answers ``<hub>/hub/user-redirect/git-pull?repo=...&branch=...&urlpath=...``: it
+logs the student in, starts their server, clones the repository into their home (or
+merges the teacher's new commits into the copy they have, keeping their edits) and
+opens ``urlpath``. The repository and branch come from ``_config.yml``, the one place
+they live.
 
-The teacher's page (``book/hub.md`` and the Russian ``ru/book/hub.md``) carries, between
-the ``hub-links`` markers, a form whose script (``book/_static/hub_links.js``) writes the
-same links in the reader's browser for the hub address typed there; this script writes
-that region, and ``tests/test_hub_links.py`` checks that Python and JavaScript agree.
+The teacher's page (``book/hub.md`` and the Russian ``ru/book/hub.md``) carries,
+between the ``hub-links`` markers, a form whose script (``book/_static/hub_links.js``)
+writes the same links in the reader's browser for the hub address typed there; this
+script writes that region, and ``tests/test_hub_links.py`` checks that Python and
+JavaScript agree.
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ PAGE = ROOT / "book" / "hub.md"
 RU_PAGE = EDITION / "book" / "hub.md"
 BEGIN, END = "<!-- hub-links: begin -->", "<!-- hub-links: end -->"
 
-# encodeURIComponent leaves these unescaped; quoting the same way makes the Python and the
-# JavaScript links byte for byte equal.
+# encodeURIComponent leaves these unescaped; quoting the same way makes the Python and
+# the JavaScript links byte for byte equal.
 _JS_SAFE = "!'()*"
 
 
 def hub_address(hub: str) -> str:
-    """The hub's base address without a trailing slash; ValueError when it is not one."""
+    """The hub's base address without a trailing slash; ValueError if it is none."""
     text = str(hub).strip().rstrip("/")
     parsed = urlparse(text)
     if parsed.scheme not in ("http", "https") or not parsed.netloc or parsed.query:
@@ -69,12 +71,12 @@ def notebook_folder(language: str = "en") -> Path:
 
 
 def paths(language: str = "en") -> list[str]:
-    """What the links open, repository-relative: each chapter's launch notebook, then the
-    folder that holds them all."""
+    """What the links open, repository-relative: each chapter's launch notebook, then
+    the folder that holds them all."""
     folder = notebook_folder(language)
     relative = folder.relative_to(ROOT).as_posix()
-    return [f"{relative}/{p.name}" for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))] + [
-        relative]
+    found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    return [f"{relative}/{p.name}" for p in found] + [relative]
 
 
 def links(hub: str, language: str = "en") -> list[tuple[str, str]]:
@@ -106,9 +108,9 @@ def panel(language: str = "en") -> str:
             words = _("Every chapter: the whole folder")
         items.append(f'<li><a class="hub-link" data-path="{html.escape(path)}">'
                      f"{html.escape(words)}</a></li>")
+    invalid = html.escape(_("Type the address of your hub, such as "))
     attributes = (f'data-repo="{html.escape(repo)}" data-branch="{html.escape(branch)}" '
-                  f'data-invalid="{html.escape(_("Type the address of your hub, such as "))}'
-                  f'https://hub.example.edu"')
+                  f'data-invalid="{invalid}https://hub.example.edu"')
     label = html.escape(_("Your hub's address:"))
     return "\n".join([
         f'<div class="hub-links" {attributes}>',

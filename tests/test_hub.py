@@ -93,7 +93,7 @@ def hub(tmp_path):
         c.Spawner.args = {["--allow-root"] if os.geteuid() == 0 else []}
         c.Spawner.start_timeout = {TIMEOUT}
         c.Spawner.http_timeout = {TIMEOUT}
-        c.Spawner.environment = {{"PATH": "{bin_dir}:" + "{os.environ.get('PATH', '')}"}}
+        c.Spawner.environment = {{"PATH": "{bin_dir}:{os.environ.get('PATH', '')}"}}
         # the link's first click waits for the server instead of a spawn-pending page
         c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": {TIMEOUT}}}
         c.JupyterHub.services = [{{"name": "teacher", "api_token": "{token}"}}]

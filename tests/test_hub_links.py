@@ -34,12 +34,13 @@ def test_a_chapter_link_pulls_the_repository_and_opens_the_chapter():
     # the repository URL is encoded, not pasted: its ':' and '/' would break the query
     assert "repo=https%3A%2F%2Fgithub.com%2F" in link
     folder = repo.rstrip("/").rsplit("/", 1)[-1]
-    assert _query(link) == {"repo": repo, "branch": branch,
-                            "urlpath": f"lab/tree/{folder}/notebooks/01_chain_decay.ipynb"}
+    urlpath = f"lab/tree/{folder}/notebooks/01_chain_decay.ipynb"
+    assert _query(link) == {"repo": repo, "branch": branch, "urlpath": urlpath}
 
 
 def test_a_special_branch_is_encoded_and_the_folder_is_nbgitpullers():
-    link = hub_links.pull_link("http://localhost:8000", "https://example.org/a/course.git",
+    link = hub_links.pull_link("http://localhost:8000",
+                               "https://example.org/a/course.git",
                                "spring 2027/ru&en", "ru/notebooks")
     query = _query(link)
     assert query["branch"] == "spring 2027/ru&en"
@@ -48,7 +49,8 @@ def test_a_special_branch_is_encoded_and_the_folder_is_nbgitpullers():
     assert "branch=spring%202027%2Fru%26en" in link
 
 
-@pytest.mark.parametrize("language, folder", [("en", "notebooks"), ("ru", "ru/notebooks")])
+@pytest.mark.parametrize("language, folder",
+                         [("en", "notebooks"), ("ru", "ru/notebooks")])
 def test_one_link_per_chapter_and_one_for_the_folder(language, folder):
     made = hub_links.links(HUB, language)
     chapters = sorted(p.name for p in (ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
@@ -80,13 +82,16 @@ def test_the_hub_pages_carry_the_current_links(page, language):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
 def test_the_page_script_writes_the_same_links_as_python():
-    cases = [(HUB, *repository(), p) for p in hub_links.paths("en") + hub_links.paths("ru")]
+    every = hub_links.paths("en") + hub_links.paths("ru")
+    cases = [(HUB, *repository(), p) for p in every]
     cases += [("http://127.0.0.1:8081", "file:///tmp/x/by-the-numbers.git",
                "a b/c&d", "notebooks/01_chain_decay.ipynb")]
-    script = (f"const h = require({json.dumps(str(ROOT / 'book/_static/hub_links.js'))});"
+    source = json.dumps(str(ROOT / "book" / "_static" / "hub_links.js"))
+    script = (f"const h = require({source});"
               f"const cases = {json.dumps(cases)};"
               "console.log(JSON.stringify(cases.map(c => h.pullLink(...c))));"
-              "console.log(JSON.stringify([h.pullLink('hub.example.edu', 'r', 'b', 'p')]));")
+              "console.log(JSON.stringify("
+              "[h.pullLink('hub.example.edu', 'r', 'b', 'p')]));")
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True,
                          check=True, timeout=30).stdout.splitlines()
     assert json.loads(out[0]) == [hub_links.pull_link(*c) for c in cases]

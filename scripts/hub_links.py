@@ -95,15 +95,18 @@ def _title(path: str) -> str:
     return Path(path).stem
 
 
-def panel(language: str = "en") -> str:
-    """The generated region of the hub page: the form and a list the script fills in."""
+def panel(language: str = "en", titles: dict[str, str] | None = None) -> str:
+    """The generated region of the hub page: the form and a list the script fills in.
+    ``titles``: chapter titles by file name (the Russian edition's build gives them);
+    otherwise each launch notebook's own."""
     _ = translator(language, "hub_links")
     repo, branch = repository()
     items = []
     for path in paths(language):
         if path.endswith(".ipynb"):
             number = int(Path(path).name[:2])
-            words = f"{number}. {_title(path)}"
+            title = (titles or {}).get(Path(path).name) or _title(path)
+            words = f"{number}. {title}"
         else:
             words = _("Every chapter: the whole folder")
         items.append(f'<li><a class="hub-link" data-path="{html.escape(path)}">'

@@ -96,3 +96,40 @@ def test_the_page_script_writes_the_same_links_as_python():
                          check=True, timeout=30).stdout.splitlines()
     assert json.loads(out[0]) == [hub_links.pull_link(*c) for c in cases]
     assert json.loads(out[1]) == [None]
+
+
+def test_typing_the_hub_address_writes_the_links_in_the_page(tmp_path):
+    """The Russian panel and the page's script in Chromium: an address that is not one
+    leaves the links empty with the catalog's message; a real one fills every link with
+    what Python makes, and a reload remembers it."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from book_pdf import CHROMIUM, CHROMIUM_ARGS  # noqa: PLC0415
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing")
+    script = (ROOT / "book" / "_static" / "hub_links.js").read_text()
+    page_file = tmp_path / "hub.html"
+    page_file.write_text(f"<!doctype html><meta charset=utf-8><body>"
+                         f"{hub_links.panel('ru')}<script>{script}</script></body>")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                             headless=True, args=CHROMIUM_ARGS)
+        try:
+            # an http origin, so that localStorage is the page's own
+            page = browser.new_page()
+            page.route("http://book.test/hub.html", lambda route: route.fulfill(
+                body=page_file.read_text(), content_type="text/html; charset=utf-8"))
+            page.goto("http://book.test/hub.html")
+            page.fill("#hub-address", "hub.example.edu")
+            assert "Введите адрес" in page.inner_text(".hub-links-status")
+            assert page.eval_on_selector_all(
+                "a.hub-link", "as => as.filter(a => a.hasAttribute('href')).length") == 0
+            page.fill("#hub-address", HUB)
+            hrefs = page.eval_on_selector_all("a.hub-link",
+                                              "as => as.map(a => a.getAttribute('href'))")
+            assert hrefs == [link for _, link in hub_links.links(HUB, "ru")]
+            assert page.inner_text(".hub-links-status") == ""
+            page.reload()
+            assert page.input_value("#hub-address") == HUB.rstrip("/")
+        finally:
+            browser.close()

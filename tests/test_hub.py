@@ -219,9 +219,10 @@ def test_two_students_pull_run_and_keep_their_own_edits(hub, tmp_path):
     # the teacher's repository: a clone of this one, under the real repository's name
     source = tmp_path / "teacher" / hub_links.target_folder(hub_links.repository()[0])
     _git("clone", "-q", "--depth", "1", f"file://{ROOT}", str(source), cwd=tmp_path)
+    # a branch of its own: this checkout may be on a detached HEAD (CI)
+    branch = "course"
+    _git("checkout", "-q", "-B", branch, cwd=source)
     repo = f"file://{source}"
-    branch = subprocess.run(["git", "rev-parse", "--abbrev-ref", "HEAD"], cwd=source,
-                            capture_output=True, text=True, check=True).stdout.strip()
     link = hub_links.pull_link(address, repo, branch, CHAPTER)
     copy = f"{hub_links.target_folder(repo)}/{CHAPTER}"
 

@@ -1,7 +1,7 @@
 """What one student's server needs on a hub: run every launch notebook in its own kernel
 and report the kernel's peak memory and CPU time, and a Jupyter server's own memory.
 
-    .venv/bin/python scripts/hub_benchmark.py [notebooks/01_chain_decay.ipynb ...]
+    .venv/bin/python benchmarks/hub_server.py [notebooks/01_chain_decay.ipynb ...]
 
 Peak memory is the kernel process's high-water mark of resident memory (VmHWM in
 /proc/<pid>/status, Linux), read after the last cell and before the kernel stops; CPU is

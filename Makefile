@@ -55,14 +55,16 @@ outputs: $(STAMP)
 	$(BIN)/python scripts/translate.py build
 	$(BIN)/python scripts/launch_notebooks.py
 	$(BIN)/python scripts/teacher_page.py
+	$(BIN)/python scripts/hub_links.py
 
 # The Russian book from the catalogs (locale/ru), the plain notebooks behind the Binder,
 # Colab and download buttons, from the chapters; and the teacher's snippets page and the
-# landing page's chapter times (both editions).
+# landing page's chapter times, and the hub page's links (both editions).
 notebooks: $(STAMP)
 	$(BIN)/python scripts/translate.py build
 	$(BIN)/python scripts/launch_notebooks.py
 	$(BIN)/python scripts/teacher_page.py
+	$(BIN)/python scripts/hub_links.py
 
 # Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
 lab: $(LAB_STAMP)

@@ -93,6 +93,12 @@ def book_page(page: str, titles: dict[str, str] | None = None) -> str:
 
         # the plans' blocks: the Russian catalog's words, the chapters' numbers
         translated = teacher_page.teaching_with_plans(translated, LANGUAGE)
+    if page == "book/hub.md":
+        import hub_links  # noqa: PLC0415
+
+        # the links' list: the Russian catalog's words, the Russian chapters' titles
+        translated = hub_links.with_panel(
+            translated, hub_links.panel(LANGUAGE, titles=titles), page)
     return translated
 
 

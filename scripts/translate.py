@@ -50,11 +50,11 @@ PACKAGE_LOCALE = PACKAGE / "locale" / LANGUAGE
 #: in chapters/; the teacher's snippets page is generated from the Russian chapters by
 #: scripts/teacher_page.py, so it has no catalog of its own.
 BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md", "book/quiz.md",
-              "book/glossary.md", "book/references.md")
+              "book/hub.md", "book/glossary.md", "book/references.md")
 
 # Generated regions that the Russian edition regenerates rather than translates.
-GENERATED = re.compile(r"<!-- (?P<region>chapter-times|plan-[\w-]+): begin -->.*?"
-                       r"<!-- (?P=region): end -->", re.S)
+GENERATED = re.compile(r"<!-- (?P<region>chapter-times|plan-[\w-]+|hub-links): begin "
+                       r"-->.*?<!-- (?P=region): end -->", re.S)
 
 # Lines that are only markup: fences (an admonition's or dropdown's title is words),
 # directive options, targets, comments.
@@ -341,7 +341,7 @@ def package_catalog_path(module: Path) -> Path:
 #: snippets page, the launch notebooks, the "Run this chapter" note); each has a catalog
 #: in locale/ru/code/.
 CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
-                "book/_ext/reader_pages.py", "book/_ext/quiz.py")
+                "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

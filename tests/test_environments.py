@@ -240,7 +240,7 @@ def binder(tmp_path_factory):
 def test_binder_environment_needs_nothing_it_does_not_pin(binder):
     _, python, _ = binder
     pins = _pins(ROOT / "binder" / "requirements.txt")
-    assert not _unused_pins(python, ["reliability", "jupyterlab"], pins), \
+    assert not _unused_pins(python, ["reliability", "jupyterlab", "nbgitpuller"], pins), \
         "pinned in binder/requirements.txt but required by nothing (run `make pins`)"
     frozen = _run([python, "-m", "pip", "freeze", "--exclude", "reliability"]).stdout
     assert set(_pins_from_text(frozen)) <= set(pins), "Binder installed an unpinned package"

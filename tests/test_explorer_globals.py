@@ -52,6 +52,25 @@ def _globals_read(table):
     return names
 
 
+def _same_import(later, first) -> bool:
+    """Both bindings import the same object (``fmt`` from ``reliability.numbers`` and
+    from ``reliability.notebook``, which re-exports it, are one function)."""
+    if later[0] != "import" or first[0] != "import":
+        return False
+    if later == first:
+        return True
+    import importlib
+
+    def resolve(how):
+        module = importlib.import_module(how[1])
+        return getattr(module, how[2]) if how[2] else module
+
+    try:
+        return resolve(later) is resolve(first)
+    except (ImportError, AttributeError):
+        return False
+
+
 def _bindings(tree):
     """Names a cell binds at its top level, each with how: ``("import", module, name)``
     for an import (importing the same thing again changes nothing), else ``("bind",)``."""
@@ -101,7 +120,7 @@ def explorer_rebinds(cells):
         start = min(defined[name] for name in reads | {explorer} if name in defined)
         for number in range(start + 1, len(trees)):
             for name, how in _bindings(trees[number]).items():
-                if name in reads and not (how[0] == "import" and how == first_binding[name]):
+                if name in reads and not _same_import(how, first_binding[name]):
                     found.append((explorer, name, number))
     return found
 

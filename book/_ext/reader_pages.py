@@ -21,8 +21,9 @@
   page's scripts are deferred (they run once the page is parsed, in their order), the
   search index and search scripts load on the search page only (the search box sends the
   reader there), stylesheets for code colours, the copy button, printing and the
-  animation player's icons load without holding the first paint, and icon fonts show
-  text while they load (``font-display: swap``).
+  animation player's icons load without holding the first paint, figures below the
+  first load as the reader scrolls (their space kept), and fonts show text while they
+  load (``font-display: swap``).
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
   ``const THEBE_JS_URL`` would be declared twice, a SyntaxError) are emitted once, and
   thebe's assets are left out altogether when no thebe launch button is configured.
@@ -431,6 +432,11 @@ _STYLESHEET = re.compile(r'<link (rel="stylesheet"\s+(?:type="text/css"\s+)?href
 #: Stylesheets nothing on the first screen needs: code colours, the copy button (shown on
 #: hover), print rules and the animation player's icons. They load after the first paint.
 LATE_STYLESHEETS = ("pygments.css", "copybutton.css", "print.css", "font-awesome.min.css")
+#: The theme preloads its two deferred scripts at the highest priority: they would share
+#: the first paint's bandwidth with the stylesheets, which the paint waits for.
+_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+" />\n?')
+_FIGURE = re.compile(r'<img ((?:(?!loading=)[^>])*?)src="([^"]*_images/[^"]+)" '
+                     r'style="width: (\d+)px; height: (\d+)px;" />')
 _BLOCK_FONT = re.compile(r"font-display:\s*block")
 _FONT_FACE = re.compile(r"@font-face\s*(?:/\*[^*]*\*/\s*)?\{(?![^}]*font-display)")
 
@@ -450,6 +456,22 @@ def _deferred(match) -> str:
     if "defer" in attributes or "async" in attributes:
         return match[0]
     return f'<script{attributes} defer src="{src}"></script>'
+
+
+def _lazy_figures(text: str) -> str:
+    """Every figure after a page's first loads as the reader scrolls to it, its space kept
+    by width and height (the browser's aspect ratio for figures.css's height: auto)."""
+    count = 0
+
+    def figure(match) -> str:
+        nonlocal count
+        count += 1
+        lazy = ' loading="lazy"' if count > 1 else ""
+        return (f'<img {match[1]}src="{match[2]}" width="{match[3]}" height="{match[4]}"'
+                f'{lazy} decoding="async" style="width: {match[3]}px; height: {match[4]}px;"'
+                " />")
+
+    return _FIGURE.sub(figure, text)
 
 
 def first_paint_first(app, exception):
@@ -475,6 +497,7 @@ def first_paint_first(app, exception):
             after = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{inline_options}</script>", after)
         after = _BLOCKING_SCRIPT.sub(_deferred, after)
         after = _STYLESHEET.sub(_late_stylesheet, after)
+        after = _lazy_figures(_SCRIPT_PRELOAD.sub("", after))
         if after != before:
             page.write_text(after, encoding="utf-8")
     for css in [*(out / "_static").rglob("*.css")]:

@@ -17,8 +17,8 @@
 * A first visit stays light: the theme's fontawesome.js (1.5 MB of icons its web fonts
   already draw) is left out of every page, and every formula is typeset once at build
   time (scripts/prerender_maths.js, the npm MathJax), so no page loads MathJax itself.
-* The first words paint first (issue 29; ``make bench`` measures it with Lighthouse): the
-  page's scripts are deferred (they run once the page is parsed, in their order), the
+* The first words paint first (issue 29; ``make bench`` measures it with Lighthouse):
+  the page's scripts are deferred (they run once the page is parsed, in their order), the
   search index and search scripts load on the search page only (the search box sends the
   reader there), stylesheets for code colours, the copy button, printing and the
   animation player's icons load without holding the first paint, figures below the
@@ -427,14 +427,17 @@ _SEARCH_SCRIPT = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js
 _BLOCKING_SCRIPT = re.compile(r'<script((?: [\w-]+="[^"]*")*) src="([^"]+)"></script>')
 _OPTIONS_SCRIPT = re.compile(r'<script src="([^"]*_static/documentation_options\.js)'
                              r'(?:\?[^"]*)?"></script>')
-_STYLESHEET = re.compile(r'<link (rel="stylesheet"\s+(?:type="text/css"\s+)?href="([^"]+)")'
-                         r'\s*/?>')
-#: Stylesheets nothing on the first screen needs: code colours, the copy button (shown on
-#: hover), print rules and the animation player's icons. They load after the first paint.
-LATE_STYLESHEETS = ("pygments.css", "copybutton.css", "print.css", "font-awesome.min.css")
+_STYLESHEET = re.compile(r'<link (rel="stylesheet"\s+(?:type="text/css"\s+)?'
+                         r'href="([^"]+)")\s*/?>')
+#: Stylesheets nothing on the first screen needs: code colours, the copy button (shown
+#: on hover), print rules and the animation player's icons. They load after the first
+#: paint.
+LATE_STYLESHEETS = ("pygments.css", "copybutton.css", "print.css",
+                    "font-awesome.min.css")
 #: The theme preloads its two deferred scripts at the highest priority: they would share
 #: the first paint's bandwidth with the stylesheets, which the paint waits for.
-_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+" />\n?')
+_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+" />'
+                             r'\n?')
 _FIGURE = re.compile(r'<img ((?:(?!loading=)[^>])*?)src="([^"]*_images/[^"]+)" '
                      r'style="width: (\d+)px; height: (\d+)px;" />')
 _BLOCK_FONT = re.compile(r"font-display:\s*block")
@@ -459,16 +462,18 @@ def _deferred(match) -> str:
 
 
 def _lazy_figures(text: str) -> str:
-    """Every figure after a page's first loads as the reader scrolls to it, its space kept
-    by width and height (the browser's aspect ratio for figures.css's height: auto)."""
+    """Every figure after a page's first loads as the reader scrolls to it, its space
+    kept by width and height (the browser's aspect ratio for figures.css's height:
+    auto)."""
     count = 0
 
     def figure(match) -> str:
         nonlocal count
         count += 1
         lazy = ' loading="lazy"' if count > 1 else ""
-        return (f'<img {match[1]}src="{match[2]}" width="{match[3]}" height="{match[4]}"'
-                f'{lazy} decoding="async" style="width: {match[3]}px; height: {match[4]}px;"'
+        width, height = match[3], match[4]
+        return (f'<img {match[1]}src="{match[2]}" width="{width}" height="{height}"'
+                f'{lazy} decoding="async" style="width: {width}px; height: {height}px;"'
                 " />")
 
     return _FIGURE.sub(figure, text)
@@ -480,7 +485,8 @@ def first_paint_first(app, exception):
         return
     out = Path(app.outdir)
     options = out / "_static" / "documentation_options.js"
-    inline_options = options.read_text(encoding="utf-8").strip() if options.exists() else None
+    inline_options = (options.read_text(encoding="utf-8").strip() if options.exists()
+                      else None)
     as_you_type = app.config.html_theme_options.get("search_as_you_type")
     for page in out.rglob("*.html"):
         relative = page.relative_to(out).as_posix()
@@ -494,7 +500,8 @@ def first_paint_first(app, exception):
         if inline_options is not None:
             # inline scripts of the page read DOCUMENTATION_OPTIONS as they are parsed:
             # its 300 bytes go into the page instead of a blocking request
-            after = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{inline_options}</script>", after)
+            after = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{inline_options}</script>",
+                                        after)
         after = _BLOCKING_SCRIPT.sub(_deferred, after)
         after = _STYLESHEET.sub(_late_stylesheet, after)
         after = _lazy_figures(_SCRIPT_PRELOAD.sub("", after))
@@ -502,8 +509,8 @@ def first_paint_first(app, exception):
             page.write_text(after, encoding="utf-8")
     for css in [*(out / "_static").rglob("*.css")]:
         text = css.read_text(encoding="utf-8")
-        # fonts never hide text: the theme's icon fonts say "block", Font Awesome 4's and
-        # MathJax's nothing (MathJax sizes every glyph itself, so a swap moves nothing)
+        # fonts never hide text: the theme's icon fonts say "block", Font Awesome 4's
+        # and MathJax's nothing (MathJax sizes every glyph itself: a swap moves nothing)
         swapped = _FONT_FACE.sub("@font-face{font-display:swap;",
                                  _BLOCK_FONT.sub("font-display:swap", text))
         if swapped != text:

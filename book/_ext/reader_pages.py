@@ -427,7 +427,8 @@ _SEARCH_SCRIPT = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js
 _BLOCKING_SCRIPT = re.compile(r'<script((?: [\w-]+="[^"]*")*) src="([^"]+)"></script>')
 _OPTIONS_SCRIPT = re.compile(r'<script src="([^"]*_static/documentation_options\.js)'
                              r'(?:\?[^"]*)?"></script>')
-_STYLESHEET = re.compile(r'<link (rel="stylesheet"\s+(?:type="text/css"\s+)?'
+# (not the copy in the <noscript> this pass writes: a rebuild passes over a page again)
+_STYLESHEET = re.compile(r'(?<!<noscript>)<link (rel="stylesheet"\s+(?:type="text/css"\s+)?'
                          r'href="([^"]+)")\s*/?>')
 #: Stylesheets nothing on the first screen needs: code colours, the copy button (shown
 #: on hover), print rules and the animation player's icons. They load after the first
@@ -440,6 +441,11 @@ _SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+
                              r'\n?')
 _FIGURE = re.compile(r'<img ((?:(?!loading=)[^>])*?)src="([^"]*_images/[^"]+)" '
                      r'style="width: (\d+)px; height: (\d+)px;" />')
+#: The theme's theme.css only @imports Sphinx's basic.css: a chain of two requests
+#: before the first paint, where the page can name basic.css itself.
+_THEME_CSS = re.compile(r'<link href="([^"]*_static/)styles/theme\.css[^"]*" '
+                        r'rel="stylesheet" />')
+_ONLY_IMPORT = re.compile(r'\s*(?:/\*[^*]*\*/\s*)?@import "\.\./basic\.css";\s*')
 _BLOCK_FONT = re.compile(r"font-display:\s*block")
 _FONT_FACE = re.compile(r"@font-face\s*(?:/\*[^*]*\*/\s*)?\{(?![^}]*font-display)")
 
@@ -488,6 +494,9 @@ def first_paint_first(app, exception):
     inline_options = (options.read_text(encoding="utf-8").strip() if options.exists()
                       else None)
     as_you_type = app.config.html_theme_options.get("search_as_you_type")
+    theme_css = out / "_static" / "styles" / "theme.css"
+    only_basic = (theme_css.exists()
+                  and _ONLY_IMPORT.fullmatch(theme_css.read_text(encoding="utf-8")))
     for page in out.rglob("*.html"):
         relative = page.relative_to(out).as_posix()
         if relative.split("/")[0].startswith("_"):
@@ -503,6 +512,8 @@ def first_paint_first(app, exception):
             after = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{inline_options}</script>",
                                         after)
         after = _BLOCKING_SCRIPT.sub(_deferred, after)
+        if only_basic:
+            after = _THEME_CSS.sub(r'<link href="\1basic.css" rel="stylesheet" />', after)
         after = _STYLESHEET.sub(_late_stylesheet, after)
         after = _lazy_figures(_SCRIPT_PRELOAD.sub("", after))
         if after != before:

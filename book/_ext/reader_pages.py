@@ -20,8 +20,7 @@
 * The first words paint first (issue 29; ``make bench`` measures it with Lighthouse):
   the page's scripts are deferred (they run once the page is parsed, in their order), the
   search index and search scripts load on the search page only (the search box sends the
-  reader there), stylesheets for the copy button, printing and the animation
-  player's icons load without holding the first paint, figures below the
+  reader there), stylesheets for printing and the animation player's icons load without holding the first paint, figures below the
   first load as the reader scrolls (their space kept), and fonts show text while they
   load (``font-display: swap``).
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
@@ -430,10 +429,11 @@ _OPTIONS_SCRIPT = re.compile(r'<script src="([^"]*_static/documentation_options\
 # (not the copy in the <noscript> this pass writes: a rebuild passes over a page again)
 _STYLESHEET = re.compile(r'(?<!<noscript>)<link (rel="stylesheet"\s+(?:type="text/css"\s+)?'
                          r'href="([^"]+)")\s*/?>')
-#: Stylesheets nothing on the first screen needs: the copy button (shown on hover),
-#: print rules and the animation player's icons. They load after the first paint. (Not
-#: pygments.css: its line height for code would move the page when it came.)
-LATE_STYLESHEETS = ("copybutton.css", "print.css", "font-awesome.min.css")
+#: Stylesheets nothing on the first screen needs: print rules and the animation
+#: player's icons. They load after the first paint. (Not pygments.css, whose line height
+#: for code, nor copybutton.css, which takes the copy buttons out of the text's flow:
+#: either would move the page when it came.)
+LATE_STYLESHEETS = ("print.css", "font-awesome.min.css")
 #: The theme preloads its two deferred scripts at the highest priority: they would share
 #: the first paint's bandwidth with the stylesheets, which the paint waits for.
 _SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+" />'

@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/explorers.py
 	$(BIN)/python benchmarks/book_weight.py
 	$(BIN)/python benchmarks/live_explorers.py
+	$(BIN)/python benchmarks/lighthouse.py
 
 clean:
 	rm -rf _build

@@ -42,6 +42,7 @@ import numpy as np
 
 from . import _validate
 from .i18n import _
+from .numbers import fmt
 from .stats import wilson_interval
 from .validation import Records, RefundRequest, Verdict, validate_refund
 
@@ -59,7 +60,7 @@ APPROVAL_REQUIRED = "approval_required"
 
 
 def _money(value: Decimal) -> str:
-    return f"{value:.2f}"
+    return fmt(value, ".2f")   # 900.00, «900,00»
 
 
 def _decimal(name: str, value) -> Decimal:

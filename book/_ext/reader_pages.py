@@ -17,6 +17,12 @@
 * A first visit stays light: the theme's fontawesome.js (1.5 MB of icons its web fonts
   already draw) is left out of every page, and every formula is typeset once at build
   time (scripts/prerender_maths.js, the npm MathJax), so no page loads MathJax itself.
+* The first words paint first (issue 29; ``make bench`` measures it with Lighthouse):
+  the page's scripts are deferred (they run once the page is parsed, in their order), the
+  search index and search scripts load on the search page only (the search box sends the
+  reader there), stylesheets for printing and the animation player's icons load without holding the first paint, figures below the
+  first load as the reader scrolls (their space kept), and fonts show text while they
+  load (``font-display: swap``).
 * No console errors of the book's own making: script tags registered twice (sphinx-thebe's
   ``const THEBE_JS_URL`` would be declared twice, a SyntaxError) are emitted once, and
   thebe's assets are left out altogether when no thebe launch button is configured.
@@ -415,6 +421,112 @@ def no_fontawesome_script(app, exception):
             leftover.unlink()
 
 
+_SEARCH_SCRIPT = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|'
+                            r'_static/language_data\.js|searchindex\.js)"></script>\n?')
+_BLOCKING_SCRIPT = re.compile(r'<script((?: [\w-]+="[^"]*")*) src="([^"]+)"></script>')
+_OPTIONS_SCRIPT = re.compile(r'<script src="([^"]*_static/documentation_options\.js)'
+                             r'(?:\?[^"]*)?"></script>')
+# (not the copy in the <noscript> this pass writes: a rebuild passes over a page again)
+_STYLESHEET = re.compile(r'(?<!<noscript>)<link (rel="stylesheet"\s+(?:type="text/css"\s+)?'
+                         r'href="([^"]+)")\s*/?>')
+#: Stylesheets nothing on the first screen needs: print rules and the animation
+#: player's icons. They load after the first paint. (Not pygments.css, whose line height
+#: for code, nor copybutton.css, which takes the copy buttons out of the text's flow:
+#: either would move the page when it came.)
+LATE_STYLESHEETS = ("print.css", "font-awesome.min.css")
+#: The theme preloads its two deferred scripts at the highest priority: they would share
+#: the first paint's bandwidth with the stylesheets, which the paint waits for.
+_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+" />'
+                             r'\n?')
+_FIGURE = re.compile(r'<img ((?:(?!loading=)[^>])*?)src="([^"]*_images/[^"]+)" '
+                     r'style="width: (\d+)px; height: (\d+)px;" />')
+#: The theme's theme.css only @imports Sphinx's basic.css: a chain of two requests
+#: before the first paint, where the page can name basic.css itself.
+_THEME_CSS = re.compile(r'<link href="([^"]*_static/)styles/theme\.css[^"]*" '
+                        r'rel="stylesheet" />')
+_ONLY_IMPORT = re.compile(r'\s*(?:/\*[^*]*\*/\s*)?@import "\.\./basic\.css";\s*')
+_BLOCK_FONT = re.compile(r"font-display:\s*block")
+_FONT_FACE = re.compile(r"@font-face\s*(?:/\*[^*]*\*/\s*)?\{(?![^}]*font-display)")
+
+
+def _late_stylesheet(match) -> str:
+    attributes, href = match[1], match[2]
+    if not any(name in href.split("?")[0] for name in LATE_STYLESHEETS):
+        return match[0]
+    # media="print" loads it without holding the paint; onload turns it on for the
+    # screen, and a reader without JavaScript gets the ordinary tag.
+    return (f'<link {attributes} media="print" onload="this.media=\'all\'" />'
+            f'<noscript><link {attributes} /></noscript>')
+
+
+def _deferred(match) -> str:
+    attributes, src = match[1], match[2]
+    if "defer" in attributes or "async" in attributes:
+        return match[0]
+    return f'<script{attributes} defer src="{src}"></script>'
+
+
+def _lazy_figures(text: str) -> str:
+    """Every figure after a page's first loads as the reader scrolls to it, its space
+    kept by width and height (the browser's aspect ratio for figures.css's height:
+    auto)."""
+    count = 0
+
+    def figure(match) -> str:
+        nonlocal count
+        count += 1
+        lazy = ' loading="lazy"' if count > 1 else ""
+        width, height = match[3], match[4]
+        return (f'<img {match[1]}src="{match[2]}" width="{width}" height="{height}"'
+                f'{lazy} decoding="async" style="width: {width}px; height: {height}px;"'
+                " />")
+
+    return _FIGURE.sub(figure, text)
+
+
+def first_paint_first(app, exception):
+    """Let every page paint its first screen before it loads what can wait."""
+    if exception or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    options = out / "_static" / "documentation_options.js"
+    inline_options = (options.read_text(encoding="utf-8").strip() if options.exists()
+                      else None)
+    as_you_type = app.config.html_theme_options.get("search_as_you_type")
+    theme_css = out / "_static" / "styles" / "theme.css"
+    only_basic = (theme_css.exists()
+                  and _ONLY_IMPORT.fullmatch(theme_css.read_text(encoding="utf-8")))
+    for page in out.rglob("*.html"):
+        relative = page.relative_to(out).as_posix()
+        if relative.split("/")[0].startswith("_"):
+            continue
+        before = page.read_text(encoding="utf-8")
+        after = before
+        if relative != "search.html" and not as_you_type:
+            # the theme's search box submits to search.html; only it reads the index
+            after = _SEARCH_SCRIPT.sub("", after)
+        if inline_options is not None:
+            # inline scripts of the page read DOCUMENTATION_OPTIONS as they are parsed:
+            # its 300 bytes go into the page instead of a blocking request
+            after = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{inline_options}</script>",
+                                        after)
+        after = _BLOCKING_SCRIPT.sub(_deferred, after)
+        if only_basic:
+            after = _THEME_CSS.sub(r'<link href="\1basic.css" rel="stylesheet" />', after)
+        after = _STYLESHEET.sub(_late_stylesheet, after)
+        after = _lazy_figures(_SCRIPT_PRELOAD.sub("", after))
+        if after != before:
+            page.write_text(after, encoding="utf-8")
+    for css in [*(out / "_static").rglob("*.css")]:
+        text = css.read_text(encoding="utf-8")
+        # fonts never hide text: the theme's icon fonts say "block", Font Awesome 4's
+        # and MathJax's nothing (MathJax sizes every glyph itself: a swap moves nothing)
+        swapped = _FONT_FACE.sub("@font-face{font-display:swap;",
+                                 _BLOCK_FONT.sub("font-display:swap", text))
+        if swapped != text:
+            css.write_text(swapped, encoding="utf-8")
+
+
 #: Colours a figure keeps on the page (see the module docstring).
 FIGURE_COLOURS = 256
 
@@ -532,6 +644,8 @@ def setup(app):
     app.connect("build-finished", accessible_names)
     app.connect("build-finished", edition_switches)
     app.connect("build-finished", paletted_figures)
+    # after prerendered_maths, which reads the pages' MathJax tags
+    app.connect("build-finished", first_paint_first, priority=900)
     app.connect("doctree-resolved", animation_alt_text)
     app.connect("doctree-resolved", solution_titles)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)

@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import _validate
 from ..i18n import N_, _, translate
+from ..numbers import fmt
 from .faults import LOOKUPS, MalformedFaults, TransientFaults, check_arguments
 from .guardrails import GUARDRAILS, Guardrails, validate
 from .task import ORDER_KEY, ZONE_KEY, Task, oracle
@@ -128,6 +129,14 @@ SOURCES = (N_("model"), N_("tool"), N_("harness"), N_("grader"))
 KINDS = (N_("call"), N_("prose"), N_("submit"), N_("PASS"), N_("FAIL"))
 #: How a run ended, as the grader's line says it.
 ENDINGS = (N_("submitted"), N_("no_submit"), N_("turn_limit"))
+
+
+def _shown(value) -> str:
+    """A submitted answer as the trace prints it: a number in the page's language, any
+    other value (the model may submit a string) as Python writes it."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return fmt(value, "g")
+    return repr(value)
 
 
 @dataclass(frozen=True)
@@ -353,7 +362,8 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
                 ending = "no_submit"
                 break
         else:
-            events.append(Event(turn, "model", "submit", f"submit_answer({action.value!r})"))
+            events.append(Event(turn, "model", "submit",
+                                f"submit_answer({_shown(action.value)})"))
             if guardrails.validation:
                 check = validate(action.value, retrieved)
                 if not check.accepted:
@@ -369,8 +379,9 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
             break
     passed = ending == "submitted" and oracle(task, submitted)
     events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
-                        _("{ending}; submitted {value!r}, answer key {answer:g}").format(
-                            ending=translate(ending), value=submitted, answer=task.answer)))
+                        _("{ending}; submitted {value}, answer key {answer:g}").format(
+                            ending=translate(ending), value=_shown(submitted),
+                            answer=task.answer)))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
 
 

@@ -259,7 +259,13 @@ def _installed(python: Path) -> dict[str, str]:
     return {_normal(entry["name"]): entry["version"] for entry in json.loads(listed)}
 
 
-CHAPTERS = chapters()
+# One launch notebook runs end to end in the Binder environment: the one with the most to
+# import and an explorer. Every launch notebook of both editions already runs in a real
+# kernel with the same pinned versions and only the declared dependencies
+# (tests/test_real_widgets.py; test_development_pins_agree_with_the_runtime holds the
+# versions equal), and nbval compares each chapter's outputs with the stored ones, so
+# running all ten here again was work done twice.
+CHAPTERS = [path for path in chapters() if path.stem == "08_degradation_ladder"]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=[p.stem for p in CHAPTERS])
@@ -271,7 +277,8 @@ def test_binder_runs_the_launch_notebook_and_prints_the_stored_numbers(
     stored = nbformat.read(str(chapter), as_version=4)
     formats = _page_formats(stored)
     stored_code = [c for c in stored.cells if c.cell_type == "code"]
-    ran_code = [c for c in ran.cells if c.cell_type == "code"][1:]  # after the install cell
+    ran_code = [c for c in ran.cells if c.cell_type == "code"   # after the install cell,
+                and "exercise-check" not in c.metadata.get("tags", [])][1:]  # and checks
     assert len(ran_code) == len(stored_code), "the launch notebook keeps every code cell"
     for index, (theirs, ours) in enumerate(zip(stored_code, ran_code)):
         if "nbval-ignore-output" in theirs.metadata.get("tags", []):

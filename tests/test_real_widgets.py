@@ -38,12 +38,10 @@ from test_dependencies import BLOCK_UNDECLARED, KERNEL, blocked_modules
 # keeps the rest of the suite moving.
 pytestmark = pytest.mark.xdist_group(name="real-widgets")
 
-NOTEBOOKS = [folder / p.name for folder in (launch_notebooks.NOTEBOOKS,
-                                            launch_notebooks.RU_NOTEBOOKS)
-             for p in chapters()]
-IDS = [("ru-" if folder == launch_notebooks.RU_NOTEBOOKS else "") + p.stem
-       for folder in (launch_notebooks.NOTEBOOKS, launch_notebooks.RU_NOTEBOOKS)
-       for p in chapters()]
+# The English notebooks run here and the Russian ones in tests/test_real_widgets_ru.py:
+# two modules, so that pytest-xdist (--dist loadscope) can give them to both workers.
+NOTEBOOKS = [launch_notebooks.NOTEBOOKS / p.name for p in chapters()]
+IDS = [p.stem for p in chapters()]
 #: Seconds one cell, or one control's move, may take before the run is taken as hung.
 CELL_SECONDS = 120
 

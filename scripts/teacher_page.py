@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from launch_notebooks import ROLE, Bibliography, Chapter, glued_values  # noqa: E402
 from notebooks import ROOT, chapters  # noqa: E402
 from translate import EDITION, translator  # noqa: E402
-from myst_nb.core.variables import format_plain_text  # noqa: E402
+from reliability import i18n  # noqa: E402
+from reliability.numbers import glued_text  # noqa: E402
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
 INTRO = ROOT / "book" / "intro.md"
@@ -446,19 +447,10 @@ def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> s
         if match["key"] not in glued:
             raise ValueError(f"the lesson plan cites {match['key']!r}, which no stored "
                              "output of its chapter glues")
-        return local_number(format_plain_text(glued[match["key"]], match["spec"] or "s"),
-                            language)
+        # the chapters' own formatter, so the plan writes a number as the page does
+        with i18n.language(language):
+            return glued_text(glued[match["key"]], match["spec"] or "s")
     return SLOT.sub(render, text)
-
-
-def local_number(text: str, language: str = "en") -> str:
-    """One formatter per language: Russian writes 0,99, 12,4 % and 30 114."""
-    if language != "ru":
-        return text
-    # thousands first (30,114 is 30 114), then the decimal point
-    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "\u00a0", text)
-    text = re.sub(r"(?<=\d)\.(?=\d)", ",", text)
-    return re.sub(r"(?<=\d)%", "\u00a0%", text)
 
 
 def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> str:

@@ -258,10 +258,12 @@ def test_the_russian_plans_write_numbers_the_russian_way():
     text = teacher_page.RU_TEACHING.read_text()
     region = "".join(_region(text, plan) for plan in teacher_page.PLANS)
     assert "Цель" in region and not re.search(r"\d\.\d", region)
-    assert re.search(r"\d,\d\u00a0%", region)
-    assert teacher_page.local_number("12.4%", "ru") == "12,4\u00a0%"
-    assert teacher_page.local_number("12.4%") == "12.4%"
-    assert teacher_page.local_number("30,114 and 1,234.5", "ru") == "30\u00a0114 and 1\u00a0234,5"
+    assert re.search(r"\d,\d%", region)
+    ninety_two = {1: {"ch1_p": "0.924", "ch1_n": "30114"}}
+    assert teacher_page.fill_numbers("[[ch1_p:.1%]] [[ch1_n:,d]]", ninety_two, "ru") \
+        == "92,4% 30\u00a0114"
+    assert teacher_page.fill_numbers("[[ch1_p:.1%]] [[ch1_n:,d]]", ninety_two) \
+        == "92.4% 30,114"
 
 
 def test_a_plan_citing_a_missing_number_or_region_is_refused():

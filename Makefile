@@ -10,7 +10,7 @@ LAB_STAMP := $(LAB)/.installed-$(shell cat binder/requirements.txt pyproject.tom
 # The pins are resolved for the Python that Binder runs (binder/runtime.txt).
 NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 
-.PHONY: book test outputs notebooks lab pins bench clean python-version
+.PHONY: book test nbval outputs notebooks lab pins bench clean python-version
 
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
@@ -36,16 +36,23 @@ book: $(STAMP)
 	$(BIN)/python scripts/build_book.py
 
 # Every check: the package's tests, each chapter re-run by papermill at the ends of its
-# parameter ranges, nbval of each chapter against its stored outputs, the launch
-# notebooks (up to date, and run in emulated Binder, Colab and pip environments), the
+# parameter ranges, each launch notebook run in a real kernel with its sliders moved and
+# its output compared with its chapter's stored outputs (nbval's rules; tests/sanitize.cfg),
+# the launch notebooks up to date and run in emulated Binder, Colab and pip environments, the
 # book built with warnings as errors, and every page of it opened in headless Chromium
 # (installed first where missing). Executed copies go to a temporary folder.
 test: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
-	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
-		--nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/sanitize.cfg \
-		tests chapters ru/chapters
+	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider tests
+
+# A quick look after regenerating one chapter (CHAPTER=chapters/x.ipynb, or every chapter
+# of both editions): nbval runs it against its stored outputs, without the widgets and the
+# declared-dependencies kernel of the full test run.
+nbval: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider --nbval --nbval-current-env \
+		--nbval-cell-timeout 300 --nbval-sanitize-with tests/sanitize.cfg \
+		$(or $(CHAPTER),chapters ru/chapters)
 
 # Regenerate the stored outputs on purpose (every chapter of both editions, or
 # CHAPTER=chapters/x.ipynb or CHAPTER=ru/chapters/x.ipynb), then the Russian pages, the

@@ -263,7 +263,7 @@ def _installed(python: Path) -> dict[str, str]:
 # import and an explorer. Every launch notebook of both editions already runs in a real
 # kernel with the same pinned versions and only the declared dependencies
 # (tests/test_real_widgets.py; test_development_pins_agree_with_the_runtime holds the
-# versions equal), and nbval compares each chapter's outputs with the stored ones, so
+# versions equal) and compares each one's outputs with its chapter's stored ones, so
 # running all ten here again was work done twice.
 CHAPTERS = [path for path in chapters() if path.stem == "08_degradation_ladder"]
 

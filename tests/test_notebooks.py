@@ -1,5 +1,5 @@
 """Every chapter's shape, and its parameters: checked up front, refused when bad, and run
-by papermill at both ends of every range (nbval runs the defaults against the stored
+by papermill at both ends of every range (tests/test_real_widgets.py runs the defaults against the stored
 outputs), into a temporary folder, never over the stored copy."""
 
 import json

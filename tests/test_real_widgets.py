@@ -15,6 +15,13 @@ would: the widgets still live and update in the kernel. Before the first cell, e
 installed distribution that neither ``pyproject.toml`` (with what it requires) nor the
 kernel brings in is made unimportable in that kernel (tests/test_dependencies.py), so the
 run is also one with only the declared dependencies, as after ``pip install``.
+
+The same run checks the chapter's stored outputs: each code cell the launch notebook
+shares with its chapter (all but the install cell and the exercise checks) must print,
+display and glue what the chapter stores, volatile text sanitised as tests/sanitize.cfg
+says and glued values at the precision the page shows them. So every chapter of both
+editions runs once at its defaults in the test command, not once here and once more under
+nbval.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ import time
 import uuid
 from pathlib import Path
 
+import nbformat
 import pytest
 from jupyter_client.manager import KernelManager
 
 import launch_notebooks
 from notebooks import ROOT, chapters
 from test_dependencies import BLOCK_UNDECLARED, KERNEL, blocked_modules
+from test_environments import _page_formats, _texts
 
 # One worker runs every notebook of this module (``--dist loadscope``); the other one
 # keeps the rest of the suite moving.
@@ -94,16 +103,25 @@ def _plain(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
-def _run(client, code: str) -> tuple[list[str], str]:
-    """Execute ``code`` in the kernel: (its error tracebacks, its printed text)."""
+def _run(client, code: str, outputs: list | None = None) -> tuple[list[str], str]:
+    """Execute ``code`` in the kernel: (its error tracebacks, its printed text). What it
+    shows is appended to ``outputs`` as a notebook stores it."""
     errors, printed = [], []
+    outputs = [] if outputs is None else outputs
 
     def hook(message):
         kind, content = message["msg_type"], message["content"]
         if kind == "error":
             errors.append(_plain("\n".join(content["traceback"])))
-        elif kind == "stream" and content["name"] == "stdout":
-            printed.append(content["text"])
+        elif kind == "stream":
+            printed.append(content["text"] if content["name"] == "stdout" else "")
+            outputs.append(nbformat.v4.new_output("stream", name=content["name"],
+                                                  text=content["text"]))
+        elif kind in ("display_data", "execute_result"):
+            outputs.append(nbformat.v4.new_output(
+                "display_data", data=content["data"], metadata=content["metadata"]))
+        elif kind == "clear_output":
+            outputs.clear()
 
     reply = client.execute_interactive(code, timeout=CELL_SECONDS, output_hook=hook,
                                        allow_stdin=False)
@@ -137,13 +155,46 @@ def kernel(tmp_path):
         manager.cleanup_resources()
 
 
+def _stored_chapter(path: Path) -> nbformat.NotebookNode:
+    """The chapter a launch notebook is made from, with its stored outputs."""
+    chapters_folder = ROOT / path.relative_to(ROOT).parent.parent / "chapters"
+    return nbformat.read(str(chapters_folder / path.name), as_version=4)
+
+
+def _assert_prints_what_the_chapter_stores(path: Path, ran: list) -> None:
+    """``ran`` holds (launch cell, its outputs) for every code cell, in order."""
+    from reliability import i18n
+
+    stored = _stored_chapter(path)
+    formats = _page_formats(stored)
+    russian = path.is_relative_to(launch_notebooks.RU_NOTEBOOKS)
+    stored_code = [c for c in stored.cells if c.cell_type == "code"]
+    shared = [(cell, outputs) for cell, outputs in ran[1:]   # after the install cell,
+              if "exercise-check" not in cell["metadata"].get("tags", [])]  # and checks
+    assert len(shared) == len(stored_code), "the launch notebook keeps every code cell"
+    for index, (theirs, (_, outputs)) in enumerate(zip(stored_code, shared)):
+        if "nbval-ignore-output" in theirs.metadata.get("tags", []):
+            continue  # a live explorer: its widget output is not stored
+        ours = nbformat.v4.new_code_cell(outputs=outputs)
+        with i18n.language("ru" if russian else "en"):   # the page's glued words
+            got, stored_texts = _texts(ours, formats), _texts(theirs, formats)
+        assert got == stored_texts, (
+            f"code cell {index} of {path.name} shows other output than its chapter "
+            "stores (if the change is meant, regenerate it: README, 'Changing a "
+            f"chapter's stored outputs'):\nstored: {stored_texts}\nnow:    {got}")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_run_all_then_move_every_control(path, kernel):
     start = time.perf_counter()
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    ran = []
     for number, cell in enumerate(cells):
-        errors, _ = _run(kernel, "".join(cell["source"]))
+        outputs = []
+        errors, _ = _run(kernel, "".join(cell["source"]), outputs)
         assert not errors, f"{path.name}, code cell {number} failed:\n{errors[0][-3000:]}"
+        ran.append((cell, outputs))
+    _assert_prints_what_the_chapter_stores(path, ran)
     errors, printed = _run(kernel, MOVE_EVERY_CONTROL)
     assert not errors, f"moving the controls failed:\n{errors[0][-3000:]}"
     report = json.loads(printed.split("MOVED ", 1)[1])

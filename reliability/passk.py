@@ -300,7 +300,8 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     rng = _validate.generator(seed)
     out = _bootstrap(counts, trials, np.array([k]), confidence=confidence,
                      resamples=resamples, rng=rng)
-    at, hat = ([float(v[0]) for v in out[name]] for name in ("at", "hat"))
+    # A mean of estimates that are all 1 can come out a rounding error above 1.
+    at, hat = ([float(np.clip(v[0], 0.0, 1.0)) for v in out[name]] for name in ("at", "hat"))
     return PassEstimate(k=k, pass_hat=hat[0], pass_hat_low=hat[1], pass_hat_high=hat[2],
                         pass_at=at[0], pass_at_low=at[1], pass_at_high=at[2],
                         tasks=int(counts.size), trials=trials, confidence=confidence,

@@ -139,8 +139,9 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
 
 def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
                rng) -> dict:
-    """Mean over tasks of the per-task pass@k ("at") and pass^k ("hat") estimates at each
-    k of ``ks``, with a percentile bootstrap over tasks: ``{name: (point, low, high)}``."""
+    """Mean over tasks of the per-task pass@k ("at") and pass^k ("hat") estimates at
+    each k of ``ks``, with a percentile bootstrap over tasks:
+    ``{name: (point, low, high)}``."""
     tasks = successes.size
     _validate.size("resamples x tasks", resamples * tasks, limit=_validate.MAX_CELLS)
     per_task = {
@@ -165,7 +166,7 @@ def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
     return out
 
 
-# --- one k from one's own results ---------------------------------------------------------
+# --- one k from one's own results ------------------------------------------------------
 
 @dataclass(frozen=True)
 class PassEstimate:
@@ -285,8 +286,8 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     """
     trials = _validate.whole("trials", trials, minimum=1)
     if isinstance(successes, (str, bytes)) or np.ndim(successes) != 1:
-        raise ValueError(f"successes must be a sequence of whole numbers in [0, trials], "
-                         f"one per task, got {successes!r}")
+        raise ValueError(f"successes must be a sequence of whole numbers in "
+                         f"[0, trials], one per task, got {successes!r}")
     counts = _validate.whole_array("successes", successes, minimum=0)
     if counts.size < 1:
         raise ValueError("successes must hold one count per task, at least one task; "
@@ -301,7 +302,8 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     out = _bootstrap(counts, trials, np.array([k]), confidence=confidence,
                      resamples=resamples, rng=rng)
     # A mean of estimates that are all 1 can come out a rounding error above 1.
-    at, hat = ([float(np.clip(v[0], 0.0, 1.0)) for v in out[name]] for name in ("at", "hat"))
+    at, hat = ([float(np.clip(v[0], 0.0, 1.0)) for v in out[name]]
+               for name in ("at", "hat"))
     return PassEstimate(k=k, pass_hat=hat[0], pass_hat_low=hat[1], pass_hat_high=hat[2],
                         pass_at=at[0], pass_at_low=at[1], pass_at_high=at[2],
                         tasks=int(counts.size), trials=trials, confidence=confidence,
@@ -312,8 +314,8 @@ def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int 
                   seed=0) -> PassEstimate:
     r""":func:`from_counts` from a tasks x trials matrix of outcomes.
 
-    Row :math:`i` holds task :math:`i`'s trials (``True`` or 1 for a success); its sum is
-    :math:`c_i` and the number of columns is :math:`n`. The same estimators and the same
+    Row :math:`i` holds task :math:`i`'s trials (``True`` or 1 for a success); its sum
+    is :math:`c_i` and the number of columns is :math:`n`. The same estimators and the same
     bootstrap as :func:`from_counts`, with the same seed giving the same interval.
 
     Parameters

@@ -166,7 +166,7 @@ def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
     return out
 
 
-# --- one k from one's own results ------------------------------------------------------
+# --- one k from one's own results -----------------------------------------------------
 
 @dataclass(frozen=True)
 class PassEstimate:
@@ -315,8 +315,8 @@ def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int 
     r""":func:`from_counts` from a tasks x trials matrix of outcomes.
 
     Row :math:`i` holds task :math:`i`'s trials (``True`` or 1 for a success); its sum
-    is :math:`c_i` and the number of columns is :math:`n`. The same estimators and the same
-    bootstrap as :func:`from_counts`, with the same seed giving the same interval.
+    is :math:`c_i` and the number of columns is :math:`n`. The same estimators and the
+    same bootstrap as :func:`from_counts`, with the same seed giving the same interval.
 
     Parameters
     ----------

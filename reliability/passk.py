@@ -242,7 +242,8 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     trials, keeps the larger source of error when a benchmark has tens of tasks: which
     tasks were drawn. It needs tasks to resample: with one task, or when every task has
     the same estimate (all succeed, none succeed), the interval is the point itself,
-    and with fewer than about 20 tasks it is too narrow. :func:`curves` gives every
+    and with a few tens of tasks or fewer it holds the true value less often than its
+    confidence says (the narrower, the fewer the tasks). :func:`curves` gives every
     k = 1..n at once from a tasks x trials matrix.
 
     Parameters

@@ -14,6 +14,9 @@ whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]`
 
 * :func:`curves`: both curves for k = 1..n from a tasks x trials matrix, with a seeded
   bootstrap over tasks for the intervals;
+* :func:`from_counts` and :func:`from_outcomes`: pass^k and pass@k at one k, with their
+  intervals, from each task's count of successes or from a tasks x trials matrix, as a
+  :class:`PassEstimate` that prints as words (scoring one's own agent);
 * :class:`TaskMix`: a mixture of Beta distributions (and point masses) for :math:`p`, with
   closed forms for both curves and a seeded simulation of T tasks x n trials;
 * :func:`fit_task_mix` and :func:`moment_bounds`: a task mix fitted to published
@@ -37,9 +40,11 @@ from scipy.stats import betabinom, binom
 
 from . import _validate
 from .i18n import N_, _, gettext
+from .numbers import counted, interval, percent
 from .stats import pass_at_k, pass_hat_k, z_value
 
-__all__ = ["PassCurves", "curves", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
+__all__ = ["PassCurves", "curves", "PassEstimate", "from_counts", "from_outcomes",
+           "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
            "standard_error_bound", "extrapolate", "extrapolation_table",
            "extrapolation_summary", "estimator_variance", "half_width", "plan",
            "published_table"]
@@ -122,10 +127,23 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     resamples = _validate.whole("resamples", resamples, minimum=1)
     rng = _validate.generator(seed)
     tasks, trials = matrix.shape
-    _validate.size("resamples x tasks", resamples * tasks, limit=_validate.MAX_CELLS)
     _validate.size("tasks x trials", tasks * trials, limit=_validate.MAX_CELLS // 10)
-    successes = matrix.sum(axis=1)
     ks = np.arange(1, trials + 1)
+    out = _bootstrap(matrix.sum(axis=1), trials, ks, confidence=confidence,
+                     resamples=resamples, rng=rng)
+    return PassCurves(k=ks, pass_at=out["at"][0], pass_at_low=out["at"][1],
+                      pass_at_high=out["at"][2], pass_hat=out["hat"][0],
+                      pass_hat_low=out["hat"][1], pass_hat_high=out["hat"][2],
+                      tasks=int(tasks), trials=int(trials), confidence=confidence)
+
+
+def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
+               rng) -> dict:
+    """Mean over tasks of the per-task pass@k ("at") and pass^k ("hat") estimates at
+    each k of ``ks``, with a percentile bootstrap over tasks:
+    ``{name: (point, low, high)}``."""
+    tasks = successes.size
+    _validate.size("resamples x tasks", resamples * tasks, limit=_validate.MAX_CELLS)
     per_task = {
         "at": pass_at_k(trials, successes[:, None], ks[None, :]),
         "hat": pass_hat_k(trials, successes[:, None], ks[None, :]),
@@ -145,10 +163,189 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
         out[name] = (point,
                      np.minimum(np.quantile(boot, tail, axis=0), point),
                      np.maximum(np.quantile(boot, 1.0 - tail, axis=0), point))
-    return PassCurves(k=ks, pass_at=out["at"][0], pass_at_low=out["at"][1],
-                      pass_at_high=out["at"][2], pass_hat=out["hat"][0],
-                      pass_hat_low=out["hat"][1], pass_hat_high=out["hat"][2],
-                      tasks=int(tasks), trials=int(trials), confidence=confidence)
+    return out
+
+
+# --- one k from one's own results -----------------------------------------------------
+
+@dataclass(frozen=True)
+class PassEstimate:
+    """pass^k and pass@k at one ``k`` over a set of tasks, each with its interval.
+
+    Returned by :func:`from_counts` and :func:`from_outcomes`; ``print`` it for a
+    sentence, or read the fields. ``low`` and ``high`` bound a two-sided interval at
+    ``confidence`` from a percentile bootstrap over the ``tasks`` tasks (``resamples``
+    resamples).
+    """
+
+    k: int
+    pass_hat: float
+    pass_hat_low: float
+    pass_hat_high: float
+    pass_at: float
+    pass_at_low: float
+    pass_at_high: float
+    tasks: int
+    trials: int
+    confidence: float = 0.95
+    resamples: int = 2000
+
+    def __post_init__(self):
+        trials = _validate.whole("trials", self.trials, minimum=1)
+        _validate.whole("k", self.k, minimum=1, maximum=trials)
+        _validate.whole("tasks", self.tasks, minimum=1)
+        _validate.whole("resamples", self.resamples, minimum=1)
+        _validate.confidence(self.confidence)
+        for name in ("pass_hat", "pass_at"):
+            low, point, high = (_validate.probability(f"{name}{end}",
+                                                      getattr(self, f"{name}{end}"))
+                                for end in ("_low", "", "_high"))
+            if not low <= point <= high:
+                raise ValueError(f"{name}_low <= {name} <= {name}_high must hold, got "
+                                 f"{low!r}, {point!r}, {high!r}")
+
+    def __str__(self) -> str:
+        level = self.confidence * 100
+        level = percent(self.confidence, 0 if abs(level - round(level)) < 1e-9 else 1)
+        lines = [_("{name} = {value}, {level} interval {interval}").format(
+                     name=f"{name}{self.k}", value=percent(point), level=level,
+                     interval=interval(low, high))
+                 for name, point, low, high in (
+                     ("pass^", self.pass_hat, self.pass_hat_low, self.pass_hat_high),
+                     ("pass@", self.pass_at, self.pass_at_low, self.pass_at_high))]
+        lines.append(_("from {tasks} of {trials} each; bootstrap over tasks, "
+                       "{resamples}").format(
+            tasks=counted(self.tasks, "task", "tasks"),
+            trials=counted(self.trials, "trial", "trials"),
+            resamples=counted(self.resamples, "resample", "resamples")))
+        return "\n".join(lines)
+
+
+def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
+                resamples: int = 2000, seed=0) -> PassEstimate:
+    r"""pass^k and pass@k with intervals from each task's count of successes.
+
+    Task :math:`i` was tried :math:`n` times and succeeded :math:`c_i` times. Over
+    :math:`T` tasks the estimates are the means of the unbiased per-task estimators
+    (:func:`~reliability.stats.pass_hat_k`, :func:`~reliability.stats.pass_at_k`):
+
+    .. math::
+
+        \widehat{\text{pass}^k} = \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},
+        \qquad
+        \widehat{\text{pass@}k} = \frac{1}{T} \sum_i \left(1 - \binom{n - c_i}{k}
+        \Big/ \binom{n}{k}\right).
+
+    The interval is a percentile bootstrap over *tasks*: ``resamples`` times, :math:`T`
+    tasks are drawn with replacement and the mean recomputed; the bounds are the
+    :math:`(1 \mp \text{confidence})/2` quantiles of those means. Resampling tasks, not
+    trials, keeps the larger source of error when a benchmark has tens of tasks: which
+    tasks were drawn. It needs tasks to resample: with one task, or when every task has
+    the same estimate (all succeed, none succeed), the interval is the point itself,
+    and with a few tens of tasks or fewer it holds the true value less often than its
+    confidence says (the narrower, the fewer the tasks). :func:`curves` gives every
+    k = 1..n at once from a tasks x trials matrix.
+
+    Parameters
+    ----------
+    successes : sequence of int
+        :math:`c_i`, one count per task (at least one task), each in ``[0, trials]``.
+    trials : int
+        :math:`n`, the trials every task was given, ``>= 1``.
+    k : int
+        In ``[1, trials]``.
+    confidence : float
+        Of the two-sided interval, strictly between 0 and 1.
+    resamples : int
+        Bootstrap resamples, ``>= 1``.
+    seed : int or numpy.random.Generator
+        The same seed gives the same interval.
+
+    Returns
+    -------
+    PassEstimate
+        ``pass_hat``, ``pass_at`` and their ``_low`` / ``_high`` bounds, with ``k``,
+        ``tasks``, ``trials``, ``confidence`` and ``resamples``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument and its allowed range.
+
+    Examples
+    --------
+    Eight tasks, each tried five times; how many of the five succeeded:
+
+    >>> from reliability import passk
+    >>> result = passk.from_counts([5, 4, 5, 2, 0, 5, 3, 4], trials=5, k=3)
+    >>> print(result)
+    pass^3 = 48.8%, 95% interval [20.0%, 80.0%]
+    pass@3 = 86.2%, 95% interval [61.3%, 100.0%]
+    from 8 tasks of 5 trials each; bootstrap over tasks, 2,000 resamples
+    >>> round(result.pass_hat, 4), round(result.pass_hat_low, 4), result.pass_at_high
+    (0.4875, 0.2, 1.0)
+    """
+    trials = _validate.whole("trials", trials, minimum=1)
+    if isinstance(successes, (str, bytes)) or np.ndim(successes) != 1:
+        raise ValueError(f"successes must be a sequence of whole numbers in "
+                         f"[0, trials], one per task, got {successes!r}")
+    counts = _validate.whole_array("successes", successes, minimum=0)
+    if counts.size < 1:
+        raise ValueError("successes must hold one count per task, at least one task; "
+                         "got none")
+    if np.any(counts > trials):
+        raise ValueError(f"successes must lie in [0, trials] = [0, {trials}], got "
+                         f"{counts[counts > trials].tolist()!r} above it")
+    k = _validate.whole("k", k, minimum=1, maximum=trials)
+    confidence = _validate.confidence(confidence)
+    resamples = _validate.whole("resamples", resamples, minimum=1)
+    rng = _validate.generator(seed)
+    out = _bootstrap(counts, trials, np.array([k]), confidence=confidence,
+                     resamples=resamples, rng=rng)
+    # A mean of estimates that are all 1 can come out a rounding error above 1.
+    at, hat = ([float(np.clip(v[0], 0.0, 1.0)) for v in out[name]]
+               for name in ("at", "hat"))
+    return PassEstimate(k=k, pass_hat=hat[0], pass_hat_low=hat[1], pass_hat_high=hat[2],
+                        pass_at=at[0], pass_at_low=at[1], pass_at_high=at[2],
+                        tasks=int(counts.size), trials=trials, confidence=confidence,
+                        resamples=resamples)
+
+
+def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int = 2000,
+                  seed=0) -> PassEstimate:
+    r""":func:`from_counts` from a tasks x trials matrix of outcomes.
+
+    Row :math:`i` holds task :math:`i`'s trials (``True`` or 1 for a success); its sum
+    is :math:`c_i` and the number of columns is :math:`n`. The same estimators and the
+    same bootstrap as :func:`from_counts`, with the same seed giving the same interval.
+
+    Parameters
+    ----------
+    outcomes : 2-D array of bool or 0/1
+        One row per task, one column per trial, at least 1 x 1.
+    k : int
+        In ``[1, trials]``, trials being the number of columns.
+    confidence, resamples, seed
+        As for :func:`from_counts`.
+
+    Returns
+    -------
+    PassEstimate
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> outcomes = [[True, True, False, True],
+    ...             [False, False, False, False],
+    ...             [True, True, True, True]]
+    >>> print(passk.from_outcomes(outcomes, k=2))
+    pass^2 = 50.0%, 95% interval [0.0%, 100.0%]
+    pass@2 = 66.7%, 95% interval [0.0%, 100.0%]
+    from 3 tasks of 4 trials each; bootstrap over tasks, 2,000 resamples
+    """
+    matrix = _outcome_matrix(outcomes)
+    return from_counts(matrix.sum(axis=1), trials=matrix.shape[1], k=k,
+                       confidence=confidence, resamples=resamples, seed=seed)
 
 
 # --- a model of the task set ------------------------------------------------------------

@@ -60,6 +60,15 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
     Returns
     -------
     (low, high) : floats, or arrays when arrays were given.
+
+    Examples
+    --------
+    41 of 50 runs succeeded:
+
+    >>> from reliability.stats import wilson_interval
+    >>> low, high = wilson_interval(41, 50)
+    >>> round(low, 3), round(high, 3)
+    (0.692, 0.902)
     """
     successes, trials = _counts(successes, trials)
     z = z_value(confidence)
@@ -90,9 +99,25 @@ def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: 
     The two samples must be independent. An interval that contains zero is a null result:
     the data cannot tell the two rates apart at this confidence.
 
+    Parameters
+    ----------
+    successes_a, trials_a, successes_b, trials_b : int or array of int
+        Each ``0 <= successes <= trials``, ``trials >= 1``; arrays broadcast.
+    confidence : float
+        Strictly between 0 and 1.
+
     Returns
     -------
     (low, high) : floats, or arrays when arrays were given.
+
+    Examples
+    --------
+    A new version succeeded in 41 of 50 runs, the old one in 30 of 50:
+
+    >>> from reliability.stats import newcombe_interval
+    >>> low, high = newcombe_interval(41, 50, 30, 50)
+    >>> round(low, 3), round(high, 3)
+    (0.042, 0.381)
     """
     successes_a, trials_a = _counts(successes_a, trials_a,
                                     successes_name="successes_a", trials_name="trials_a")

@@ -143,6 +143,7 @@ _ARM = arms.run_arm(arms.Scenario(), guardrails.Guardrails(), runs=3, seed=1)
 _TRAJ = agent.run_episode(seed=1)
 _SIM = workflow.Workflow().simulate(runs=3)
 _CURVES = passk.curves(np.array([[1, 0, 1], [0, 0, 1]]), resamples=10)
+_ESTIMATE = passk.from_counts([2, 0, 3], trials=3, k=2, resamples=10)
 _DASH = arms.measure_own(arms.Scenario(), guardrails.Guardrails(), cases=2, runs_per_case=2)
 _RECORDS = validation.Records(frozenset({"40817-0042"}),
                               {("40817-0042", datetime.date(2024, 5, 1)): Decimal("12.50")},
@@ -290,6 +291,11 @@ REGISTRY = {
     "reliability.passk.PassCurves.table": Entry(lambda: _CURVES.table, {}),
     "reliability.passk.curves": Entry(lambda: passk.curves, dict(
         outcomes=[[1, 0, 1], [0, 0, 1]], confidence=0.9, resamples=10, seed=0)),
+    "reliability.passk.PassEstimate": Entry(lambda: passk.PassEstimate, _fields(_ESTIMATE)),
+    "reliability.passk.from_counts": Entry(lambda: passk.from_counts, dict(
+        successes=[2, 0, 3], trials=3, k=2, confidence=0.9, resamples=10, seed=0)),
+    "reliability.passk.from_outcomes": Entry(lambda: passk.from_outcomes, dict(
+        outcomes=[[1, 0, 1], [0, 0, 1]], k=2, confidence=0.9, resamples=10, seed=0)),
     "reliability.passk.TaskMix": Entry(lambda: passk.TaskMix, dict(
         weights=(0.5, 0.5), means=(0.3, 0.8), concentrations=(2.0, 5.0))),
     "reliability.passk.TaskMix.constant": Entry(lambda: passk.TaskMix.constant, dict(p=0.5)),

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from scipy import integrate
 from scipy.stats import beta as beta_dist
 
-from reliability import stats
-from reliability.passk import (TaskMix, curves, estimator_variance, extrapolate,
-                               extrapolation_summary, extrapolation_table, fit_task_mix,
-                               half_width, moment_bounds, plan, published_table,
+from reliability import i18n, stats
+from reliability.passk import (PassEstimate, TaskMix, curves, estimator_variance,
+                               extrapolate, extrapolation_summary, extrapolation_table,
+                               fit_task_mix, from_counts, from_outcomes, half_width,
+                               moment_bounds, plan, published_table,
                                standard_error_bound)
 
 
@@ -162,6 +163,149 @@ def test_bootstrap_interval_width_agrees_with_the_planner():
     boot_half = (result.pass_hat_high[7] - result.pass_hat_low[7]) / 2
     # The planner uses the model's variance, the bootstrap the sample's: agree within 20%.
     assert boot_half == pytest.approx(half_width(mix, 8, 400, 8), rel=0.2)
+
+
+# --- one k from one's own results: from_counts and from_outcomes -------------------
+
+def _bounds(result):
+    return ((result.pass_hat_low, result.pass_hat, result.pass_hat_high),
+            (result.pass_at_low, result.pass_at, result.pass_at_high))
+
+
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_from_outcomes_is_curves_at_one_k_and_from_counts_of_its_rows(k):
+    """The same matrix, seed and resamples give curves' numbers at k, and the rows'
+    counts give the matrix's numbers."""
+    outcomes = TaskMix.beta(0.5, 2.0).simulate(40, 6, seed=3)
+    whole = curves(outcomes, resamples=700, seed=11)
+    one = from_outcomes(outcomes, k=k, resamples=700, seed=11)
+    assert (one.k, one.tasks, one.trials, one.confidence, one.resamples) == (
+        k, 40, 6, 0.95, 700)
+    for name in ("pass_hat", "pass_hat_low", "pass_hat_high", "pass_at", "pass_at_low",
+                 "pass_at_high"):
+        assert getattr(one, name) == pytest.approx(getattr(whole, name)[k - 1],
+                                                   abs=1e-12)
+    counts = outcomes.sum(axis=1)
+    assert from_counts(counts, trials=6, k=k, resamples=700, seed=11) == one
+    assert from_outcomes(outcomes.astype(int), k=k, resamples=700, seed=11) == one
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 7])
+def test_from_counts_is_the_mean_over_tasks_of_every_k_subset(n):
+    """Against brute force: each task's share of k-subsets of its trials with any (all)
+    success, averaged over tasks."""
+    counts = [c % (n + 1) for c in (0, 1, 2, 3, 5, 7, 7, 4)]
+    for k in range(1, n + 1):
+        result = from_counts(counts, trials=n, k=k, resamples=50)
+        shares = np.array([_brute_force(n, c, k) for c in counts])
+        assert result.pass_at == pytest.approx(shares[:, 0].mean(), abs=1e-12)
+        assert result.pass_hat == pytest.approx(shares[:, 1].mean(), abs=1e-12)
+
+
+def test_from_counts_interval_covers_the_closed_form_as_often_as_it_says():
+    """200 seeded evaluations of 100 tasks x 5 trials from a known task mix: the 95%
+    bootstrap intervals hold the mix's closed-form pass^3 and pass@3 about 95% of the
+    time (the percentile bootstrap runs a little short with 100 tasks)."""
+    mix = TaskMix.beta(0.6, 1.5)
+    rng = np.random.default_rng(2026)
+    held = np.zeros(2)
+    for _ in range(200):
+        counts = mix.simulate(100, 5, seed=rng).sum(axis=1)
+        result = from_counts(counts, trials=5, k=3, resamples=500, seed=rng)
+        held += [result.pass_hat_low <= mix.pass_hat(3) <= result.pass_hat_high,
+                 result.pass_at_low <= mix.pass_at(3) <= result.pass_at_high]
+    assert np.all((held / 200 >= 0.89) & (held / 200 <= 0.99)), held / 200
+
+
+def test_from_counts_at_the_extremes():
+    every = from_counts([6, 6, 6], trials=6, k=4)
+    none = from_counts([0, 0, 0, 0], trials=6, k=2)
+    for bounds, value in ((_bounds(every), 1.0), (_bounds(none), 0.0)):
+        assert all(b == (value, value, value) for b in bounds)
+    counts = np.array([0, 1, 3, 5, 5, 2])
+    first = from_counts(counts, trials=5, k=1)
+    assert first.pass_hat == pytest.approx(counts.mean() / 5, abs=1e-12)
+    assert first.pass_at == pytest.approx(counts.mean() / 5, abs=1e-12)
+    assert (first.pass_hat_low, first.pass_hat_high) == pytest.approx(
+        (first.pass_at_low, first.pass_at_high))
+    last = from_counts(counts, trials=5, k=5)
+    assert last.pass_hat == pytest.approx(np.mean(counts == 5))
+    assert last.pass_at == pytest.approx(np.mean(counts > 0))
+    alone = from_counts([2], trials=3, k=2, resamples=1)
+    assert alone.pass_hat == pytest.approx(1 / 3)
+    assert alone.pass_hat_low == alone.pass_hat == alone.pass_hat_high
+    single = from_outcomes([[True]], k=1)
+    assert (single.tasks, single.trials, single.pass_hat) == (1, 1, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(0, n), min_size=1, max_size=30), st.integers(1, n),
+    st.sampled_from([0.5, 0.8, 0.95, 0.99]))))
+def test_from_counts_interval_holds_its_point_and_narrows_with_less_confidence(args):
+    n, counts, k, confidence = args
+    wide = from_counts(counts, trials=n, k=k, confidence=confidence, resamples=200,
+                       seed=5)
+    narrow = from_counts(counts, trials=n, k=k, confidence=confidence / 2,
+                         resamples=200, seed=5)
+    for low, point, high in _bounds(wide):
+        assert 0.0 <= low <= point <= high <= 1.0
+    for (low, _, high), (n_low, _, n_high) in zip(_bounds(wide), _bounds(narrow)):
+        assert low <= n_low + 1e-12 and n_high <= high + 1e-12
+    assert wide.pass_hat <= wide.pass_at + 1e-12  # "every one of k" is never likelier
+
+
+def test_from_counts_is_seeded():
+    counts = TaskMix.beta(0.5, 1.0).simulate(30, 4, seed=1).sum(axis=1)
+    first = from_counts(counts, trials=4, k=2, seed=7)
+    assert from_counts(counts, trials=4, k=2, seed=7) == first
+    assert from_counts(counts, trials=4, k=2, seed=np.random.default_rng(7)) == first
+    assert from_counts(counts, trials=4, k=2, seed=8) != first
+
+
+def test_a_pass_estimate_prints_words_in_the_page_language():
+    result = from_counts([5, 4, 5, 2, 0, 5, 3, 4], trials=5, k=3, confidence=0.9)
+    text = str(result)
+    assert text.splitlines()[0].startswith("pass^3 = 48.8%, 90% interval [")
+    assert text.splitlines()[1].startswith("pass@3 = 86.2%, 90% interval [")
+    assert "from 8 tasks of 5 trials each" in text and "2,000 resamples" in text
+    assert "PassEstimate" not in text and "0.48" not in text
+    assert "97.5% interval" in str(from_counts([1], trials=1, k=1, confidence=0.975))
+    assert "from 1 task of 1 trial each" in str(from_counts([1], trials=1, k=1))
+    with i18n.language("ru"):
+        russian = str(result)
+    assert "pass^3 = 48,8%, 90%-й интервал [" in russian
+    assert "8 задач, в каждой 5 попыток" in russian
+    assert "2\xa0000 повторных выборок" in russian  # CLDR's no-break space in groups
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda: from_counts([3, 6], trials=5, k=2),
+     r"successes must lie in \[0, trials\] = \[0, 5\]"),
+    (lambda: from_counts([3, -1], trials=5, k=2), r"successes must hold whole .* >= 0"),
+    (lambda: from_counts([2.5], trials=5, k=2), r"successes must hold whole numbers"),
+    (lambda: from_counts([True, False], trials=5, k=2), r"successes must hold whole"),
+    (lambda: from_counts([], trials=5, k=2), r"successes must hold one count per task"),
+    (lambda: from_counts(3, trials=5, k=2), r"successes must be a sequence"),
+    (lambda: from_counts([[1, 2]], trials=5, k=2), r"successes must be a sequence"),
+    (lambda: from_counts("35", trials=5, k=2), r"successes must be a sequence"),
+    (lambda: from_counts([3], trials=5, k=6), r"k must be a whole number in \[1, 5\]"),
+    (lambda: from_counts([3], trials=5, k=0), r"k must be a whole number in \[1, 5\]"),
+    (lambda: from_counts([3], trials=5, k=1.5), r"k must be a whole number in \[1, 5"),
+    (lambda: from_counts([0], trials=0, k=1), r"trials must be a whole number >= 1"),
+    (lambda: from_counts([3], trials=5, k=2, confidence=1.0), r"confidence"),
+    (lambda: from_counts([3], trials=5, k=2, resamples=0), r"resamples must be a"),
+    (lambda: from_counts([3], trials=5, k=2, seed=-1), r"seed must be a whole number"),
+    (lambda: from_outcomes([True, False], k=1), r"outcomes must be a tasks x trials"),
+    (lambda: from_outcomes([[0, 2]], k=1), r"outcomes must hold booleans or 0/1"),
+    (lambda: from_outcomes([[1, 0]], k=3), r"k must be a whole number in \[1, 2\]"),
+    (lambda: PassEstimate(k=1, pass_hat=0.5, pass_hat_low=0.6, pass_hat_high=0.7,
+                          pass_at=0.5, pass_at_low=0.4, pass_at_high=0.7, tasks=3,
+                          trials=2), r"pass_hat_low <= pass_hat <= pass_hat_high"),
+])
+def test_from_counts_refuses_bad_input_naming_the_argument_and_its_range(call, word):
+    with pytest.raises(ValueError, match=word):
+        call()
 
 
 def test_estimator_variance_matches_simulation():

@@ -1,0 +1,90 @@
+"""The examples a reader copies run as written: every docstring example in the package
+and every ``>>>`` example in the README is a doctest here, so a changed output fails
+`make test` (the command collects this module with the rest of tests/).
+
+The package's modules are found by their source, not listed by hand: a new module's
+examples run without being registered. pytest's own ``--doctest-modules`` would also
+collect the test modules and the chapters' folders that `make test` names, so the
+examples are run through the standard library's doctest runner instead, one test per
+module and one for the README.
+"""
+
+import doctest
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+import reliability
+from reliability import i18n
+
+PACKAGE = Path(reliability.__file__).resolve().parent
+ROOT = PACKAGE.parent
+README = ROOT / "README.md"
+# ELLIPSIS for tracebacks' middle lines; whitespace is compared exactly, since what a
+# reader sees printed is what the example shows.
+FLAGS = doctest.ELLIPSIS
+
+
+def _modules_with_examples() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if ">>>" not in path.read_text(encoding="utf-8"):
+            continue
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def _run(tests) -> tuple[int, int, str]:
+    """Run doctests in English (the examples' language), returning how many examples ran,
+    how many failed and the runner's report of the failures."""
+    report = []
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    with i18n.language("en"):
+        for test in tests:
+            runner.run(test, out=report.append)
+    return runner.tries, runner.failures, "".join(report)
+
+
+MODULES = _modules_with_examples()
+
+
+def test_the_modules_the_issue_named_are_among_those_run():
+    assert {"reliability", "reliability.datasets", "reliability.parameters",
+            "reliability.lab", "reliability.passk", "reliability.stats"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_give_the_outputs_they_show(name):
+    module = importlib.import_module(name)
+    tests = [t for t in doctest.DocTestFinder().find(module, name) if t.examples]
+    tries, failures, report = _run(tests)
+    assert tries > 0, f"{name}: its source has '>>>' but no example was found"
+    assert failures == 0, report
+
+
+def _readme_examples() -> doctest.DocTest:
+    """The README's ``>>>`` examples as one doctest, in the order they appear. A code
+    fence's closing line would read as part of the expected output, so fence lines
+    become blank lines (which end an example's output, as in a session)."""
+    text = re.sub(r"(?m)^```.*$", "", README.read_text(encoding="utf-8"))
+    return doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
+
+
+def test_readme_examples_give_the_outputs_they_show():
+    readme = _readme_examples()
+    tries, failures, report = _run([readme])
+    assert tries >= 10, f"the README's examples were not found ({tries} ran)"
+    assert failures == 0, report
+
+
+def test_a_changed_output_fails():
+    """The runner reports a wrong output rather than passing whatever it is given: the
+    README's first example with an output, its output changed, is one failure."""
+    readme = _readme_examples()
+    example = next(e for e in readme.examples if e.want)
+    example.want = "not " + example.want
+    tries, failures, report = _run([readme])
+    assert failures == 1 and "Expected:\n    not " in report, report

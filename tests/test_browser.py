@@ -542,6 +542,16 @@ def _move_by_keyboard(tab, explorer: str, control: str, index: int) -> None:
         tab.keyboard.press("ArrowRight")
 
 
+#: The chart's texts that run past its left or right edge, with by how many pixels.
+_CLIPPED_TEXTS = """svg => {
+  const box = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1))
+    .map(([text, r]) => `${text} (${Math.round(Math.max(box.left - r.left,
+                                                        r.right - box.right))} px)`);
+}"""
+
+
 # Every English explorer at both widths; a Russian one (the same code and numbers, other
 # words) at a phone's width, where its longer words are likeliest not to fit.
 LIVE_CASES = [(page, width) for page in LIVE_PAGES for width in WIDTHS
@@ -587,6 +597,10 @@ def test_live_explorers_show_the_packages_numbers(page, width, site, browser_con
                     c["shown"][wanted[c["name"]]]
         overflow = root.evaluate("r => r.scrollWidth - r.clientWidth")
         assert overflow <= 1, f"{name}: {overflow}px wider than the column at {width}"
+        # an SVG clips what runs past its edge without widening the page: each of the
+        # chart's words (its title above all, longer in Russian) must lie inside it
+        clipped = chart.evaluate(_CLIPPED_TEXTS)
+        assert not clipped, f"{name}: text cut at the chart's edge at {width}: {clipped}"
         link = tab.url
         assert all(f"{name}.{c['name']}=" in link for c in data["controls"]), link
         shared = browser_context.new_page()

@@ -113,17 +113,38 @@
     }
     var xr = extent("x", data.x_range), yr = extent("y", data.y_range);
 
+    /* How wide a text is drawn in the chart's font, so a long title (Russian words are
+       longer) wraps onto a second line instead of running off a phone's narrow chart. */
+    var measure = document.createElement("canvas").getContext("2d");
+    function textWidth(text, weight, size) {
+      measure.font = weight + " " + size + "px " + (getComputedStyle(figure).fontFamily || "sans-serif");
+      return measure.measureText(text).width;
+    }
+    function wrapped(text, room) {
+      var lines = [], line = "";
+      text.split(" ").forEach(function (word) {
+        var longer = line ? line + " " + word : word;
+        if (line && textWidth(longer, 600, 14) > room) { lines.push(line); line = word; }
+        else { line = longer; }
+      });
+      return line ? lines.concat([line]) : lines;
+    }
+
     function draw() {
       var width = Math.max(280, figure.clientWidth || 640);
       var height = Math.round(Math.min(420, Math.max(260, width * 0.62)));
-      var left = 58, right = 12, top = data.title ? 30 : 12, bottom = 46;
+      var left = 58, right = 12, bottom = 46;
+      var titleLines = data.title ? wrapped(data.title, width - left - right) : [];
+      var top = titleLines.length ? 12 + 18 * titleLines.length : 12;
       var sx = function (v) { return left + (v - xr[0]) / (xr[1] - xr[0]) * (width - left - right); };
       var sy = function (v) { return height - bottom - (v - yr[0]) / (yr[1] - yr[0]) * (height - top - bottom); };
       var chart = shape("svg", {width: width, height: height, role: "img",
                                 "aria-label": data.alt, "class": "live-svg"});
-      if (data.title) {
+      if (titleLines.length) {
         var t = shape("text", {x: left, y: 18, "class": "live-title"}, chart);
-        t.textContent = data.title;
+        titleLines.forEach(function (line, i) {
+          shape("tspan", {x: left, dy: i ? 18 : 0}, t).textContent = line;
+        });
       }
       var xt = ticks(xr[0], xr[1], width < 500 ? 4 : 7), yt = ticks(yr[0], yr[1], 5);
       yt.values.forEach(function (v) {
@@ -137,7 +158,9 @@
       });
       shape("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom,
                      "class": "live-axis"}, chart);
-      var xl = shape("text", {x: (left + width - right) / 2, y: height - 8,
+      // under the plot, unless the label is wider than the plot: then under the chart
+      var xlFits = textWidth(data.x_label, 400, 13) <= width - left - right;
+      var xl = shape("text", {x: xlFits ? (left + width - right) / 2 : width / 2, y: height - 8,
                               "text-anchor": "middle", "class": "live-axis-label"}, chart);
       xl.textContent = data.x_label;
       var yl = shape("text", {x: -(top + height - bottom) / 2, y: 14, "text-anchor": "middle",

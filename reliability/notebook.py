@@ -39,7 +39,9 @@ TEXT_COLOURS = {"up": PALETTE["blue"], "down": "#A94400", "none": "#555555"}
 
 #: One colour per attempt event, the same in every chapter that draws a workflow.
 OUTCOME_COLOURS = {
-    "ok": PALETTE["green"], "error": PALETTE["orange"], "wrong": PALETTE["vermillion"],
+    # a visible, retried error is yellow: orange sits too close to the silent errors'
+    # vermillion to tell apart in a small cell
+    "ok": PALETTE["green"], "error": PALETTE["yellow"], "wrong": PALETTE["vermillion"],
     "caught": PALETTE["sky"], "rejected_ok": PALETTE["purple"], "gave_up": PALETTE["black"],
     "pending": "#EEEEEE",
 }

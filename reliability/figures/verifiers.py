@@ -121,7 +121,7 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.
-        ax.set_title(_("{label}; red dot: d = {d:g}, f = {f:g}").format(
+        ax.set_title(_("{label}; vermillion dot: d = {d:g}, f = {f:g}").format(
             label=label, d=mark.recall, f=mark.false_reject))
         ax.set(xlabel=_("false rejection f (share of right answers rejected)"),
                ylabel=_("recall d (share of wrong\nanswers caught)"))

@@ -1,0 +1,42 @@
+"""The package's layers, as pyproject.toml's import-linter contracts write them down:
+figures and live explorers above the models, the models above numbers, statistics and
+languages, ``_validate`` at the bottom, and nothing a student installs importing the
+build's or the tests' tools. ``lint-imports`` checks the real package; a copy with one
+upward import shows that the contracts can fail."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from notebooks import ROOT
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(folder: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` with the project's contracts on the package found in ``folder``."""
+    return subprocess.run([str(LINT_IMPORTS), "--config", str(folder / "pyproject.toml"),
+                           "--no-cache"], cwd=folder, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(folder), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_package_keeps_its_layers():
+    ran = _lint(ROOT)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
+    assert "2 kept, 0 broken" in ran.stdout
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path):
+    shutil.copytree(ROOT / "reliability", tmp_path / "reliability",
+                    ignore=shutil.ignore_patterns("__pycache__", "locale"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    stats = tmp_path / "reliability" / "stats.py"
+    # statistics reaching up into a figure module: the kind of import the layers forbid
+    stats.write_text(stats.read_text() + "\n\ndef _drawn():\n"
+                     "    from .figures import chain  # noqa: F401\n")
+    ran = _lint(tmp_path)
+    assert ran.returncode != 0
+    assert "reliability.stats -> reliability.figures" in ran.stdout, ran.stdout[-3000:]

@@ -22,7 +22,7 @@ import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from notebooks import chapters, execute  # noqa: E402
+from notebooks import chapters, execute
 
 BUDGET_MS = 150
 REPEATS = 3

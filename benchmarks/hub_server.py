@@ -70,7 +70,7 @@ def server_mb() -> float:
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as home:
         try:
-            import jupyterlab  # noqa: F401, PLC0415
+            import jupyterlab  # noqa: F401
             app = "jupyterlab"
         except ImportError:  # the build environment has the server but not the Lab
             app = "jupyter_server"

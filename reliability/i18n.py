@@ -174,7 +174,7 @@ class Text(str):
 
     __slots__ = ()
 
-    def format(self, *args, **kwargs):  # noqa: A003  (str's own name)
+    def format(self, *args, **kwargs):  # str's own name
         return _FORMATTER.vformat(str(self), args, kwargs)
 
 
@@ -227,16 +227,16 @@ def plural_count(language: str | None = None) -> int:
                                          choices=LANGUAGES)).num_plurals
 
 
-def _(message: str) -> str:  # noqa: D103  (gettext's conventional name)
+def _(message: str) -> str:  # gettext's conventional name
     return gettext(message)
 
 
-def N_(message: str) -> str:  # noqa: N802  (gettext's conventional name)
+def N_(message: str) -> str:  # gettext's conventional name
     """Mark ``message`` for the catalogs without translating it now."""
     return _validate.text("message", message)
 
 
-def NP_(context: str, message: str) -> str:  # noqa: N802  (gettext's convention)
+def NP_(context: str, message: str) -> str:  # gettext's convention
     """Mark ``message`` for the catalogs in ``context`` without translating it now."""
     _validate.text("context", context)
     return _validate.text("message", message)

@@ -164,7 +164,7 @@ class Workflow:
         return self.w * (1.0 - self.d)
 
     @property
-    def S_A(self) -> float:  # noqa: N802 - the page's symbol
+    def S_A(self) -> float:
         """Expected attempts at one step, ``1 + r + ... + r^(A-1)``."""
         if self.attempts > _SUMMED_ATTEMPTS:  # the geometric sum in closed form, O(1)
             r = self.r

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from notebooks import chapters, execute  # noqa: E402
+from notebooks import chapters, execute
 
-from reliability.notebook import AUDIT_VARIABLE  # noqa: E402
+from reliability.notebook import AUDIT_VARIABLE
 
 
 def audit(path: Path, parameters: dict | None = None) -> list[dict]:

@@ -28,8 +28,8 @@ import nbformat
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import translate  # noqa: E402
-from translate import (EDITION, LANGUAGE, ROOT, Untranslated, catalog_path,  # noqa: E402
+import translate
+from translate import (EDITION, LANGUAGE, ROOT, Untranslated, catalog_path,
                        read_catalog, translate_markdown)
 
 SETUP_CALL = re.compile(r"\bsetup\(\)")
@@ -84,17 +84,17 @@ def book_page(page: str, titles: dict[str, str] | None = None) -> str:
         translated = re.sub(r"^(```\{glossary\}\n)(?!:sorted:)", r"\1:sorted:\n", translated,
                             flags=re.M)
     if page == "book/intro.md":
-        import teacher_page  # noqa: PLC0415  (it imports this module's neighbours)
+        import teacher_page  # here: it imports this module's neighbours
 
         translated = teacher_page.intro_with_times(
             translated, teacher_page.times_table(language=LANGUAGE, titles=titles))
     if page == "book/teaching.md":
-        import teacher_page  # noqa: PLC0415
+        import teacher_page
 
         # the plans' blocks: the Russian catalog's words, the chapters' numbers
         translated = teacher_page.teaching_with_plans(translated, LANGUAGE)
     if page == "book/hub.md":
-        import hub_links  # noqa: PLC0415
+        import hub_links
 
         # the links' list: the Russian catalog's words, the Russian chapters' titles
         translated = hub_links.with_panel(
@@ -134,7 +134,7 @@ def config_and_toc() -> dict[str, str]:
 
 def outputs() -> dict[Path, str]:
     """Every file of ru/ that the build writes, as text (refuses an untranslated page)."""
-    import teacher_page  # noqa: PLC0415
+    import teacher_page
 
     files = {EDITION / name: text for name, text in config_and_toc().items()}
     titles = {}

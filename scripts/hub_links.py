@@ -26,9 +26,9 @@ from pathlib import Path
 from urllib.parse import quote, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS, repository  # noqa: E402
-from notebooks import ROOT  # noqa: E402
-from translate import EDITION, translator  # noqa: E402
+from launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS, repository
+from notebooks import ROOT
+from translate import EDITION, translator
 
 PAGE = ROOT / "book" / "hub.md"
 RU_PAGE = EDITION / "book" / "hub.md"

@@ -28,11 +28,11 @@ import yaml
 from pybtex.database import parse_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from translate import EDITION, translator  # noqa: E402
+from translate import EDITION, translator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reliability import i18n  # noqa: E402
-from reliability.numbers import glued_text  # noqa: E402
+from reliability import i18n
+from reliability.numbers import glued_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -394,9 +394,9 @@ def with_checks(cells: list, source: str, chapter: Chapter) -> list:
     """``cells`` with a cell after each exercise that ``reliability.checks`` can check:
     the student puts their answer in place of ``...`` and is told right, close or not
     yet, never the answer."""
-    from reliability.checks import EXERCISES  # noqa: PLC0415
-    from reliability.i18n import gettext  # noqa: PLC0415
-    from reliability.i18n import language as language_of  # noqa: PLC0415
+    from reliability.checks import EXERCISES
+    from reliability.i18n import gettext
+    from reliability.i18n import language as language_of
 
     _ = translator(chapter.language, "launch_notebooks")
     for label in re.findall(r"^:label: ([\w-]+)$", source, re.M):

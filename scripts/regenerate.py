@@ -18,8 +18,8 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import edition  # noqa: E402
-from notebooks import ROOT, chapters, execute, strip_volatile  # noqa: E402
+import edition
+from notebooks import ROOT, chapters, execute, strip_volatile
 
 
 def run(targets: list[Path]) -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from notebooks import execute, parameter_defaults  # noqa: E402
+from notebooks import execute, parameter_defaults
 
-from reliability.parameters import CHAPTERS, check_parameters  # noqa: E402
+from reliability.parameters import CHAPTERS, check_parameters
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

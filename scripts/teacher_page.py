@@ -28,11 +28,11 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import ROLE, Bibliography, Chapter, glued_values  # noqa: E402
-from notebooks import ROOT, chapters  # noqa: E402
-from translate import EDITION, translator  # noqa: E402
-from reliability import i18n  # noqa: E402
-from reliability.numbers import glued_text  # noqa: E402
+from launch_notebooks import ROLE, Bibliography, Chapter, glued_values
+from notebooks import ROOT, chapters
+from translate import EDITION, translator
+from reliability import i18n
+from reliability.numbers import glued_text
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
 INTRO = ROOT / "book" / "intro.md"
@@ -233,7 +233,7 @@ PLAN_REGION = re.compile(r"<!-- plan-(?P<plan>[\w-]+): begin -->\n.*?<!-- plan-(
 SLOT = re.compile(r"\[\[(?P<key>ch(?P<chapter>\d+)_\w+)(?::(?P<spec>[^\]]*))?\]\]")
 
 
-def N_(message: str) -> str:  # noqa: N802  (gettext's name: marked, translated later)
+def N_(message: str) -> str:  # gettext's name: marked, translated later
     return message
 
 

@@ -85,7 +85,7 @@ EXTENSION_WORDS = {"nb_code_prompt_show": "Show code cell {type}",
 def toc_messages() -> list[str]:
     """The book's title and author, the table of contents' part captions and the
     extensions' words, in English."""
-    import yaml  # noqa: PLC0415
+    import yaml
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
@@ -353,7 +353,7 @@ def translator(language: str, source: str):
     if language == "en":
         return lambda message: message
     sys.path.insert(0, str(ROOT))
-    from reliability.i18n import read_po  # noqa: PLC0415
+    from reliability.i18n import read_po
 
     path = code_catalog_path(source, language)
     entries = read_po(path) if path.exists() else {}
@@ -491,7 +491,7 @@ def main(argv: list[str]) -> int:
         print("\n".join(found) or "every catalog is complete and current")
         return 1 if found else 0
     if command == "build":
-        from edition import build  # noqa: PLC0415  (scripts/edition.py)
+        from edition import build  # scripts/edition.py, imported when used
         return build()
     print(__doc__)
     return 2

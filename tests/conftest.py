@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 # Property-based tests draw the same examples on every run, so a pass or a failure in CI
 # is one that anyone can reproduce (a failure still names its falsifying example).
-from hypothesis import settings  # noqa: E402
+from hypothesis import settings
 
 settings.register_profile("reproducible", derandomize=True, database=None)
 settings.load_profile("reproducible")

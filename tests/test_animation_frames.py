@@ -10,12 +10,12 @@ import re
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.animation import FuncAnimation  # noqa: E402
-from PIL import Image  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.animation import FuncAnimation
+from PIL import Image
 
-from reliability.notebook import FRAME_COLOURS, animation_html  # noqa: E402
+from reliability.notebook import FRAME_COLOURS, animation_html
 
 
 def _animation():

@@ -85,7 +85,8 @@ def _kernel(python: Path, name: str) -> Path:
 
 
 def _sanitisers() -> list[tuple[re.Pattern, str]]:
-    lines = [l for l in (ROOT / "tests" / "sanitize.cfg").read_text().splitlines() if l]
+    lines = [line for line in (ROOT / "tests" / "sanitize.cfg").read_text().splitlines()
+             if line]
     pairs = []
     for first, second in zip(lines, lines[1:]):
         if first.startswith("regex: ") and second.startswith("replace: "):
@@ -142,10 +143,10 @@ def test_binder_pins_the_runtime_only_on_a_pinned_python():
     assert re.fullmatch(r"python-3\.\d+", runtime), runtime
     assert f"{sys.version_info[0]}.{sys.version_info[1]}" == runtime[len("python-"):], \
         "the tests run on the Python Binder pins (the Makefile checks this too)"
-    lines = [l for l in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
-             if l and not l.startswith("#")]
+    lines = [line for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
     assert lines[-1] == ".", "Binder installs the package itself, from the repository"
-    assert all("==" in l for l in lines[:-1]), "every runtime package is pinned"
+    assert all("==" in line for line in lines[:-1]), "every runtime package is pinned"
     pins = _pins(ROOT / "binder" / "requirements.txt")
     assert not DEV_TOOLS & set(pins), f"build and test tools in Binder: {DEV_TOOLS & set(pins)}"
     for needed in ("jupyterlab", "ipywidgets", "numpy", "scipy", "pandas", "matplotlib"):

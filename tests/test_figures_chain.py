@@ -4,13 +4,13 @@ frame, the tables a reader sees, the explorer's figure."""
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from reliability import Workflow  # noqa: E402
-from reliability.figures import chain  # noqa: E402
-from reliability.notebook import figure_problems, setup  # noqa: E402
+from reliability import Workflow
+from reliability.figures import chain
+from reliability.notebook import figure_problems, setup
 
 # An animation a test builds but never plays warns when it is collected.
 pytestmark = pytest.mark.filterwarnings("ignore:Animation was deleted")

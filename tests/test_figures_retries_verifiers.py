@@ -7,15 +7,15 @@ from dataclasses import replace
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reliability import Verifier, Workflow  # noqa: E402
-from reliability.figures import retries, verifiers  # noqa: E402
-from reliability.stats import binomial_standard_error  # noqa: E402
+from reliability import Verifier, Workflow
+from reliability.figures import retries, verifiers
+from reliability.stats import binomial_standard_error
 
 BASE = Workflow(steps=10, attempts=3)
 

@@ -42,7 +42,7 @@ def _citations(path):
 
 def _is_float(text: str) -> bool:
     try:
-        return isinstance(eval(text, {"nan": math.nan, "inf": math.inf}), float)  # noqa: S307
+        return isinstance(eval(text, {"nan": math.nan, "inf": math.inf}), float)
     except Exception:
         return False
 
@@ -65,7 +65,7 @@ def test_stored_floats_carry_glue_digits_and_the_page_fewer(path):
     stored = launch_notebooks.glued_values(nbformat.read(str(path), as_version=4))
     for key, text in stored.items():
         if _is_float(text):
-            value = eval(text, {"nan": math.nan, "inf": math.inf})  # noqa: S307
+            value = eval(text, {"nan": math.nan, "inf": math.inf})
             assert math.isnan(value) or repr(glued(value)) == text, \
                 f"{key} is stored as {text}: glue it with glue_values (make outputs)"
     for key, spec in _citations(path):
@@ -98,7 +98,7 @@ def _run_in_process(path):
                 continue
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                exec(compile(cell.source, f"{path.stem}[{index}]", "exec"), namespace)  # noqa: S102
+                exec(compile(cell.source, f"{path.stem}[{index}]", "exec"), namespace)
             printed[index] = out.getvalue()
     finally:
         notebook.glue_values = original

@@ -103,7 +103,7 @@ def test_typing_the_hub_address_writes_the_links_in_the_page(tmp_path):
     leaves the links empty with the catalog's message; a real one fills every link with
     what Python makes, and a reload remembers it."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    from book_pdf import CHROMIUM, CHROMIUM_ARGS  # noqa: PLC0415
+    from book_pdf import CHROMIUM, CHROMIUM_ARGS
 
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing")

@@ -122,15 +122,15 @@ def test_the_chapter_fixtures_do_what_their_labels_say():
                                      TaskBudget, fake_agent, run_task, scripted_agent)
 
     tripped = []
-    for settings in BUDGET_AGENTS.values():
+    for agent in BUDGET_AGENTS.values():
         clock = ManualClock()
-        tripped.append(run_task(fake_agent(clock=clock, **settings), 0, TaskBudget(),
+        tripped.append(run_task(fake_agent(clock=clock, **agent), 0, TaskBudget(),
                                 clock=clock).limit)
     assert tripped == ["steps", "cost", "time", "retries"]   # one limit each
     ends = {}
-    for label, settings in LOOP_SCRIPTS.items():
+    for label, script in LOOP_SCRIPTS.items():
         clock = ManualClock()
-        out = run_task(scripted_agent(clock=clock, **settings), LOOP_START, TaskBudget(),
+        out = run_task(scripted_agent(clock=clock, **script), LOOP_START, TaskBudget(),
                        clock=clock, detector=LoopDetector(repeats=3, stall=4, cycles=2))
         ends[label] = (out.status, out.first_sign, out.hint_step)
     assert ends["rephrases and finds (legitimate)"] == ("done", None, None)

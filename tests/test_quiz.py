@@ -14,7 +14,7 @@ from docutils.nodes import make_id
 from notebooks import ROOT
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import quiz  # noqa: E402
+import quiz
 
 QUESTIONS = [(section, index, q) for section, qs in quiz.QUIZZES.items()
              for index, q in enumerate(qs, 1)]

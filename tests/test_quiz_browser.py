@@ -13,7 +13,7 @@ from notebooks import ROOT
 from test_browser import browser_context, site  # noqa: F401  (the shared fixtures)
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import quiz  # noqa: E402
+import quiz
 
 pytestmark = pytest.mark.xdist_group(name="browser")
 
@@ -51,8 +51,8 @@ def _choose(tab, qid: str, index: int) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_every_question_answers_right_and_wrong_with_feedback(language, site,
-                                                              browser_context):  # noqa: F811
+def test_every_question_answers_right_and_wrong_with_feedback(
+        language, site, browser_context):  # noqa: F811
     _, base = site
     page = "book/quiz" if language == "en" else "ru/book/quiz"
     right, wrong, close, empty = WORDS[language]

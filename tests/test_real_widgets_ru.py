@@ -16,5 +16,5 @@ RUSSIAN = [launch_notebooks.RU_NOTEBOOKS / p.name for p in chapters()]
 
 
 @pytest.mark.parametrize("path", RUSSIAN, ids=[f"ru-{p.stem}" for p in chapters()])
-def test_the_russian_notebook_runs_all_then_moves_every_control(path, kernel):
+def test_the_russian_notebook_runs_all_then_moves_every_control(path, kernel):  # noqa: F811
     run_and_move(path, kernel)

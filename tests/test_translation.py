@@ -64,7 +64,8 @@ def skeleton(source: str) -> str:
 def _identifier_strings(source: str) -> list[str]:
     """Strings that name things rather than say them: no space, no letter outside ASCII
     identifiers (keys, chapter and table names, formats)."""
-    tree = ast.parse("\n".join(l for l in source.splitlines() if not l.lstrip().startswith("%")))
+    tree = ast.parse("\n".join(line for line in source.splitlines()
+                                if not line.lstrip().startswith("%")))
     return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
             and isinstance(node.value, str) and re.fullmatch(r"[A-Za-z0-9_.:-]+", node.value)
             and re.search(r"[_\d.-]|:(?!$)", node.value)]  # not a label ending in ":"

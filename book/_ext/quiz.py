@@ -22,7 +22,7 @@ from docutils.parsers.rst import Directive, directives
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def N_(message: str) -> str:  # noqa: N802  (gettext's name: marked, translated later)
+def N_(message: str) -> str:  # gettext's name: marked, translated later
     return message
 
 

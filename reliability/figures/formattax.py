@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -16,6 +17,9 @@ from ..structured import Check
 from . import _checks
 from ..live import nearest
 from ..numbers import fmt, interval
+
+if TYPE_CHECKING:  # the tables' type, for the annotations only
+    import pandas as pd
 
 __all__ = ["plot_two_rates", "plot_cells", "spread_table", "speak_freely_deltas",
            "plot_speak_freely", "regime_table", "draw_regimes", "plot_regimes", "order_table",

@@ -153,9 +153,10 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     axes[1].bar(labels, dead, color=colours)
     axes[1].set(ylabel=_("calls while it is down"),
                 ylim=(0, max(1.0, frames["top"][1])), title=_("calls to the dead primary"))
-    for ax, values, fmt in ((axes[0], waiting, _("{:,.1f} h")), (axes[1], dead, Text("{:,}"))):
+    for ax, values, template in ((axes[0], waiting, _("{:,.1f} h")),
+                                 (axes[1], dead, Text("{:,}"))):
         for x, v in enumerate(values):
-            ax.annotate(fmt.format(v), (x, v), ha="center", va="bottom")
+            ax.annotate(template.format(v), (x, v), ha="center", va="bottom")
     fig.suptitle(_("Model, {hours:g} h outage: {without:,.1f} h waiting without a "
                    "breaker,\n{with_breaker:,.1f} h with one").format(
                        hours=hours, without=without.waiting_hours,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -29,6 +30,9 @@ from ..workflow import Workflow
 from ..live import nearest
 from .chain import _decay, interval_text, plot_decay
 from ..numbers import fmt
+
+if TYPE_CHECKING:  # the tables' type, for the annotations only
+    import pandas as pd
 
 __all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
            "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",

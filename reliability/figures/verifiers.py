@@ -105,7 +105,7 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     # or one band around their value when every verifier costs the same (say error = 1).
     low, high = float(np.min(grid["attempts"])), float(np.max(grid["attempts"]))
     cost_levels = 12 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
-    for ax, key, cmap, label, fmt, levels in (
+    for ax, key, cmap, label, template, levels in (
             (axes[0], "success", "cividis", _("share of runs that succeed"), "{:.0%}",
              np.linspace(0.0, 1.0, 11)),
             (axes[1], "attempts", "cividis_r", _("attempts per run (mean)"), "{:.1f}",
@@ -114,10 +114,10 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
         # Dark text on a pale box: readable on the darkest and the lightest fill alike.
-        for text in ax.clabel(lines, fmt=lambda v, f=fmt: Text(f).format(v), colors="black"):
+        for text in ax.clabel(lines, fmt=lambda v, f=template: Text(f).format(v), colors="black"):
             text.set_bbox(_LABEL_BOX)
         fig.colorbar(filled, ax=ax, label=label,
-                     format=plt.FuncFormatter(lambda v, _, f=fmt: Text(f).format(v)))
+                     format=plt.FuncFormatter(lambda v, _, f=template: Text(f).format(v)))
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.

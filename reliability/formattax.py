@@ -41,6 +41,7 @@ import numpy as np
 
 from . import _validate
 from .i18n import N_
+from .numbers import words_for
 from .stats import wilson_interval
 
 __all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition",
@@ -48,6 +49,10 @@ __all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition
 
 #: The four regimes, in the order the chapter draws them.
 REGIMES = ("free", "prompt", "constrained", "two_turn")
+# The regimes as a printed line names them (reliability.numbers.said).
+words_for(dict(zip(REGIMES, (N_("free text, then parse"), N_("format in the prompt"),
+                             N_("constrained decoding"),
+                             N_("solve free, reformat after")))))
 
 #: The groups of :func:`cell_partition` as a page names them (its keys, "_" read as " ").
 _CELL_GROUPS = (N_("prompt only"), N_("prompt and decoder"), N_("decoder only"),

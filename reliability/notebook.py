@@ -19,11 +19,13 @@ import numpy as np
 from . import _validate, i18n
 # A chapter's printed lines write their numbers with these (reliability.numbers), in the
 # page's language: imported with setup() and table, they cost the setup cell no line.
-from .numbers import counted, fmt, interval, percent, points
+from .numbers import (counted, fmt, interval, known_identifiers, percent, points, said,
+                      yes_no)
 
 __all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points"]
+           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points",
+           "said", "yes_no"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -290,6 +292,14 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     text_columns = [i for i, c in enumerate(frame.columns)
                     if frame.iloc[:, i].dtype == object
                     or pd.api.types.is_string_dtype(frame.iloc[:, i])]
+    known = set(known_identifiers())
+    if text_columns:
+        # a cell holding a code name (a status, a failure class, a guardrail) shows the
+        # words a reader reads for it ("wrong_record" -> "wrong record, self-consistent")
+        frame = frame.copy()
+        for i in text_columns:
+            frame.isetitem(i, [said(v) if isinstance(v, str) and v in known else v
+                               for v in frame.iloc[:, i]])
     if text_columns and i18n.get_language() != "en":
         frame = frame.copy()
         for i in text_columns:

@@ -30,7 +30,7 @@ from . import _validate, i18n
 from .i18n import N_, _
 
 __all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
-           "NOT_A_NUMBER"]
+           "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
 NOT_A_NUMBER = N_("n/a")
@@ -193,6 +193,65 @@ def yes_no(flag) -> str:
     if not isinstance(flag, bool) and type(flag).__name__ != "bool_":
         raise ValueError(f"flag must be True or False, got {flag!r}")
     return i18n.gettext(YES if flag else NO)
+
+
+#: What a printed line says for "nothing" (a sign no detector saw, a limit not set).
+NOTHING = N_("none")
+
+#: Identifiers the package prints (a status, a reason, a class, a guardrail) and the
+#: words a reader reads for them, registered by the modules that name them
+#: (:func:`words_for`); an identifier not registered reads with spaces for underscores.
+_WORDS: dict[str, tuple] = {}
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+")
+
+
+def words_for(mapping: dict, context: str | None = None) -> dict:
+    """Register the words (marked ``N_``, or ``NP_`` with ``context``) a reader reads for
+    each identifier in ``mapping`` (``{"budget_exceeded": N_("budget exceeded")}``);
+    returns ``mapping``. A word that means other things elsewhere ("closed": a breaker's
+    state, not a closed form) takes gettext's ``context``."""
+    _validate.mapping("mapping", mapping, what="identifiers -> words")
+    context = _validate.text("context", context, optional=True)
+    for key, words in mapping.items():
+        _validate.text("identifier", key)
+        _validate.text(f"mapping[{key!r}]", words)
+        _WORDS[key] = (context, words)
+    return mapping
+
+
+def said(value) -> str:
+    """A value the code names as a reader reads it, in the current language: an
+    identifier as words ("budget_exceeded" -> "budget exceeded", «бюджет исчерпан»),
+    ``None`` as "none" («нет»), a truth value as :func:`yes_no`, a number by :func:`fmt`
+    (a printed line says ``status: budget exceeded``, not ``status=budget_exceeded``).
+    Any other text is returned as it is (it is already words)."""
+    if value is None:
+        return i18n.gettext(NOTHING)
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return yes_no(bool(value))
+    if isinstance(value, _numbers.Integral):
+        return number(int(value))
+    if isinstance(value, _numbers.Real):
+        return fmt(float(value), "g")
+    _validate.text("value", value)
+    if value in _WORDS:
+        context, words = _WORDS[value]
+        translated = i18n.pgettext(context, words) if context else i18n.gettext(words)
+    elif _IDENTIFIER.fullmatch(value):
+        words = value.replace("_", " ")
+        translated = i18n.gettext(words)
+    else:
+        return value
+    if i18n.get_language() == "en" or translated != words:
+        return translated
+    # the catalogs may know the identifier itself (N_("time_budget")) rather than its words
+    return i18n.gettext(value)
+
+
+def known_identifiers() -> tuple[str, ...]:
+    """The identifiers registered with :func:`words_for` (the tests look for them in
+    printed lines, where a reader should meet their words instead)."""
+    return tuple(_WORDS)
 
 
 def _localised_decimal(value: Decimal, format_spec: str) -> str:

@@ -41,8 +41,8 @@ from types import MappingProxyType
 import numpy as np
 
 from . import _validate
-from .i18n import _
-from .numbers import fmt
+from .i18n import N_, _
+from .numbers import fmt, words_for
 from .stats import wilson_interval
 from .validation import Records, RefundRequest, Verdict, validate_refund
 
@@ -57,6 +57,9 @@ MAX_ATTEMPTS = 3
 VALIDATION_FAILED = "validation_failed"
 #: The reason given to a person when a valid refund exceeds the agent's own limit.
 APPROVAL_REQUIRED = "approval_required"
+# The reasons as a person (and a printed line) reads them (reliability.numbers.said).
+words_for({VALIDATION_FAILED: N_("no draft passed validation"),
+           APPROVAL_REQUIRED: N_("approval required")})
 
 
 def _money(value: Decimal) -> str:

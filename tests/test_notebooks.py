@@ -99,21 +99,6 @@ def _audited_run(path, parameters, tmp_path):
     return ran, figures
 
 
-#: Plural leaks the scan still finds at a range's low end (a count of 1 before a plural
-#: noun in a package template or a printed line), listed so that they stay visible: issue
-#: 21 is open until each goes through ``counted``. An entry that no longer appears fails
-#: the run, so a fixed leak must leave this list.
-KNOWN_PLURAL_LEAKS = {
-    ("02_retries", 0): ("1 attempts",),
-    ("04_pass_k", 0): ("1 turns a day", "1 simulated cases x 1 runs"),
-    ("05_self_correction", 0): ("window of 1 steps",),
-    ("07_budgets_and_loops", 0): ("of 1 calls succeeded", "median 1 steps",
-                                  "simulation of 1 tasks"),
-    ("09_ablation_lab", 0): ("1 turns, 1 paired runs",),
-    ("10_reading_numbers", 0): ("of    1 answers", "of    1 runs", "on 1 cases"),
-}
-
-
 @pytest.mark.parametrize(("path", "case"), EXTREMES,
                          ids=[f"{p.stem}-{i}" for p, i in EXTREMES])
 def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
@@ -122,11 +107,6 @@ def test_chapter_runs_at_the_ends_of_its_ranges(path, case, tmp_path):
     # what the reader sees at this extreme: no template, nan, repr or wrong plural
     wrong = reader_problems(ran, "en") + figure_problems(
         [t for f in figures for t in f["texts"]], "en")
-    known = KNOWN_PLURAL_LEAKS.get((path.stem, case), ())
-    gone = [leak for leak in known if not any(leak in problem for problem in wrong)]
-    assert not gone, f"fixed, so remove from KNOWN_PLURAL_LEAKS: {gone}"
-    wrong = [problem for problem in wrong if not (
-        "plural noun after 1" in problem and any(leak in problem for leak in known))]
     assert not wrong, f"at {parameters}:\n" + "\n".join(wrong[:10])
     injected = [c for c in ran.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected, "papermill found no parameters cell to inject after"

@@ -16,6 +16,10 @@ import pandas as pd
 import pytest
 
 import launch_notebooks
+import reliability.formattax
+import reliability.harness
+import reliability.lab
+import reliability.refund_loop  # noqa: F401  (their code names, registered for said())
 from reliability import i18n, notebook, numbers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +125,26 @@ def test_bad_input_names_the_parameter():
         numbers.counted(2.5, "run", "runs")
 
 
+def test_a_code_name_reads_as_words_in_both_languages():
+    """A status, reason, class or state the package names in code is printed as words
+    (``said``), in the page's language; None and truth values as words too."""
+    cases = [("budget_exceeded", "budget exceeded", "бюджет исчерпан"),
+             ("closed", "closed", "закрыт"),          # the breaker's, not a closed form
+             ("wrong_record", "wrong record, self-consistent", None),
+             ("time_budget", "time budget", "бюджет времени"),
+             (None, "none", "нет"), (True, "yes", "да"), (2000, "2,000", "2\u00a0000")]
+    for value, english, russian in cases:
+        assert numbers.said(value) == english
+        with i18n.language("ru"):
+            shown = numbers.said(value)
+        assert shown != english and (russian is None or shown == russian), (value, shown)
+    assert numbers.said("draft answer after 4 steps") == "draft answer after 4 steps"
+    assert {"budget_exceeded", "validation_failed", "two_turn"} <= set(
+        numbers.known_identifiers())
+    with pytest.raises(ValueError, match="value"):
+        numbers.said(["a list"])
+
+
 # --- what the reader sees ----------------------------------------------------------------
 
 #: Templates, undefined numbers and Python reprs: wrong in either language.
@@ -128,6 +152,12 @@ EVERYWHERE = {
     "a '(s)' template": re.compile(r"\w\(s\)"),
     "nan or inf": re.compile(r"(?<![\w-])(?:nan|NaN|inf|-inf)(?![\w-])"),
     "a numpy repr": re.compile(r"\bnp\.\w+\("),
+    # accepted=False, finish_at=None, "a poll counter: None": a repr, not a word
+    "a Python value repr": re.compile(r"(?:\w=|: )(?:None|True|False)\b"),
+    # a status, reason, class or guardrail the package names in code ("budget_exceeded",
+    # "wrong_record", "error_recovery"): a printed line says its words (numbers.said)
+    "a code name where words belong": re.compile(r"(?<![\w.])(?:" + "|".join(
+        name for name in numbers.known_identifiers() if "_" in name) + r")(?![\w(])"),
 }
 #: English nouns after a count of one, or after another count in the singular.
 ENGLISH_NOUNS = ("run|step|case|call|task|attempt|round|day|failure|conversation|"

@@ -13,7 +13,7 @@ from ..notebook import PALETTE, percent_axis
 from . import _checks
 from ..live import nearest
 from ..i18n import _, N_, translate
-from ..numbers import fmt
+from ..numbers import counted, fmt
 
 __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
            "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
@@ -251,7 +251,8 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
             Series(_("stuck tasks (the floor)"),
                    lambda stuck: {"x": [0, LIVE_LIMITS[-1] + 1], "y": [stuck, stuck]},
                    depends=("stuck",), colour="vermillion", dashed=True),
-            Series(_("simulated, {runs:,d} tasks, 95% Wilson interval").format(runs=runs),
+            Series(_("simulated, {tasks}, 95% Wilson interval").format(
+                       tasks=counted(runs, "task", "tasks")),
                    lambda stuck: {"x": limits, "y": sample(stuck)["share"],
                                   "low": sample(stuck)["low"],
                                   "high": sample(stuck)["high"]},
@@ -259,13 +260,14 @@ def live_step_limit(*, runs: int, seed: int, median: float = 6.0, spread: float 
             Series(_("the chosen limit L"), lambda stuck, limit: {
                 "x": [limit], "y": [mix(stuck).hit_share(limit)]},
                 depends=("stuck", "limit"), kind="marker", colour="black")),
-        words=Words(_("Model task mix (median {median:g} steps, spread {spread:g}): a "
+        words=Words(_("Model task mix (median {median}, spread {spread:g}): a "
                       "step limit of {{limit}} is hit by {{closed}} of tasks (closed form): "
                       "the {{floor}} that are stuck, plus {{cut}} that are sound but cut "
-                      "short. In a seeded simulation of {runs:,d} tasks, {{rate}} hit it "
+                      "short. In a seeded simulation of {tasks}, {{rate}} hit it "
                       "(95% Wilson interval {{low}} to {{high}}). No limit brings the "
-                      "share below the stuck share.").format(median=median, spread=spread,
-                                                            runs=runs),
+                      "share below the stuck share.").format(
+                          median=counted(median, "step", "steps", format_spec="g"),
+                          spread=spread, tasks=counted(runs, "task", "tasks")),
                     words, depends=("stuck", "limit")),
         x_label=_("step limit L (steps per task)"), y_label=_("share of tasks"),
         title=_("Tasks hitting the step limit (model)"),

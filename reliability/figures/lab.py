@@ -535,8 +535,8 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
                    dashed=True),
             Series(_("guardrail arm, closed form"), lambda recovery: {
                 "x": fine, "y": [closed(r, recovery) for r in fine]}, depends=("recovery",)),
-            Series(_("baseline, {runs:,d} seeded runs, 95% Wilson interval").format(
-                runs=runs), dots,
+            Series(_("baseline, {runs}, 95% Wilson interval").format(
+                runs=counted(runs, "seeded run", "seeded runs")), dots,
                    kind="points", colour="grey"),
             Series(_("guardrail arm, same seeds"), dots, depends=("recovery", "nudge"),
                    kind="points", colour="blue"),
@@ -544,8 +544,9 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
                 "x": [fault], "y": [arm(fault, recovery, nudge).rate]},
                 depends=("fault", "recovery", "nudge"), kind="marker", colour="black")),
         # The sentence's head is filled here; its {slots} are filled on the page.
-        words=Words(_("Lab model (a faultless agent, {turns} turns, {runs:,d} paired runs "
-                      "per arm) ").format(turns=turns, runs=runs)
+        words=Words(_("Lab model (a faultless agent, {turns}, {runs} per arm) ").format(
+                        turns=counted(turns, "turn", "turns"),
+                        runs=counted(runs, "paired run", "paired runs"))
                     + _("at a fault rate of {fault}: the baseline passes {base} "
                         "(95% Wilson interval {b_low} to {b_high}; closed form {b_closed}). "
                         "With {arm} the arm passes {rate} ({low} to {high}; closed form "

@@ -318,8 +318,9 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
         words=Words(_("Model: tasks with pass^1 = {pass1}, spread with concentration "
                       "s = {s}, have pass^{k} = {hat} and pass@{k} = {at}; if every task "
                       "succeeded with probability {pass1}, pass^{k} would be {same}. "
-                      "{cases} simulated cases x {runs} runs measure pass^{k} {measured}.")
-                    .replace("{cases}", fmt(cases, ",d")).replace("{runs}", fmt(runs, ",d")),
+                      "{cases} x {runs}, simulated, measure pass^{k} {measured}.")
+                    .replace("{cases}", counted(cases, "case", "cases"))
+                    .replace("{runs}", counted(runs, "run", "runs")),
                     words, depends=("pass1", "s", "k")),
         x_label=_("k (runs of the same task)"), y_label=_("share of tasks"),
         title=_("pass^k and pass@k (model)"),

@@ -211,10 +211,11 @@ def live_threshold(*, seed: int, relevance_cases: int = 16, irrelevance_cases: i
             "Model agent with separation {separation}, calling when its need signal "
             "passes {threshold}: the closed forms give Relevance {rel_closed} and "
             "Irrelevance {irr_closed}. One seeded leaderboard run scores Relevance "
-            "{rel} on {relevance_cases:,d} cases (95% Wilson interval "
+            "{rel} on {relevance_cases} (95% Wilson interval "
             "{rel_low} to {rel_high}) and Irrelevance {irr} on "
-            "{irrelevance_cases:,d} cases ({irr_low} to {irr_high})."),
-            relevance_cases=relevance_cases, irrelevance_cases=irrelevance_cases), words,
+            "{irrelevance_cases} ({irr_low} to {irr_high})."),
+            relevance_cases=counted(relevance_cases, "case", "cases"),
+            irrelevance_cases=counted(irrelevance_cases, "case", "cases")), words,
                     depends=("threshold", "separation")),
         x_label=_("threshold t on the need signal"), y_label=_("column score"),
         title=_("Paired columns by threshold (model)"),

@@ -24,12 +24,18 @@ import math
 from dataclasses import dataclass, replace
 
 from .. import _validate
+from ..i18n import NP_, _
+from ..numbers import words_for
 from .clock import SystemClock
 
 __all__ = ["CLOSED", "OPEN", "HALF_OPEN", "BreakerConfig", "BreakerState", "transition",
            "CircuitBreaker", "CircuitOpenError"]
 
 CLOSED, OPEN, HALF_OPEN = "closed", "open", "half_open"
+# A state as a printed line says it ("the breaker is now closed", «закрыт»); the context
+# keeps "closed" apart from the closed form of other modules.
+words_for({CLOSED: NP_("breaker", "closed"), OPEN: NP_("breaker", "open"),
+           HALF_OPEN: NP_("breaker", "half-open")}, context="breaker")
 _EVENTS = ("allow", "success", "failure")
 
 
@@ -146,7 +152,9 @@ class CircuitBreaker:
     def call(self, fn, *args, **kwargs):
         _validate.function("fn", fn)
         if not self.allow():
-            raise CircuitOpenError(f"circuit open since t={self.current.opened_at:g} s")
+            raise CircuitOpenError(_("the breaker is open (since t = {opened:g} s): the "
+                                     "call is refused").format(
+                                         opened=self.current.opened_at))
         try:
             result = fn(*args, **kwargs)
         except Exception:

@@ -36,6 +36,7 @@ from scipy.stats import norm
 
 from .. import _validate
 from ..i18n import _, N_
+from ..numbers import counted, words_for
 from ..stats import wilson_interval
 from .loops import HINT, LoopDetector, Move, Verdict
 
@@ -47,6 +48,12 @@ STATUSES = (N_("done"), N_("budget_exceeded"), N_("loop_stopped"))
 
 #: The limits in the order :meth:`TaskBudget.tripped` checks them.
 LIMITS = (N_("time"), N_("cost"), N_("steps"), N_("retries"))
+
+# The words a printed line says for a status and for the fields of a managed exit
+# (reliability.numbers.said): "status: budget exceeded", not "status budget_exceeded".
+words_for({"budget_exceeded": N_("budget exceeded"), "loop_stopped": N_("stopped in a loop"),
+           "steps_used": N_("steps used"), "cost_usd": N_("cost in USD"),
+           "partial_result": N_("partial result")})
 
 # Prices and latencies summed in floating point land a hair under a round limit
 # (0.01 five times is 0.049999...); a relative slack this small changes no real decision.
@@ -298,7 +305,8 @@ def fake_agent(*, clock, cost_usd: float = 0.0, seconds: float = 0.0, fail_every
             return Step(state=state, cost_usd=cost_usd, failed=True)
         done = state + 1
         return Step(state=done, cost_usd=cost_usd, tool="step", args=(done,),
-                    best=_("draft answer from {steps} steps").format(steps=done),
+                    best=_("draft answer after {steps}").format(
+                        steps=counted(done, "step", "steps")),
                     done=finish_at is not None and done >= finish_at)
 
     return agent

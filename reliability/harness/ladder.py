@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import _validate
 from ..i18n import N_
+from ..numbers import words_for
 
 __all__ = ["Rung", "RUNGS", "TRIGGERS", "Policy", "Observation", "Descent", "backoff_delays",
            "descend", "rung_counts", "cascade_cost"]
@@ -87,6 +88,8 @@ TRIGGERS = (N_("time_budget"), N_("validation"), N_("task_budget"), N_("low_conf
 #: Reasons a rung is passed over that are not triggers: the breaker refused the call, or
 #: a rules/cache rung had nothing for this request.
 SKIPS = (N_("breaker_open"), N_("miss"))
+# A printed reason reads as words: "time budget", «бюджет времени» (numbers.said).
+words_for({name: name.replace("_", " ") for name in TRIGGERS + SKIPS})
 
 
 def _seconds(name: str, value, *, positive: bool = True) -> float:

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate
-from ..i18n import N_
+from ..i18n import N_, NP_
+from ..numbers import words_for
 
 __all__ = ["Move", "LoopDetector", "Verdict", "SIGNS", "HINT"]
 
@@ -33,6 +34,10 @@ SIGNS = (N_("repeat"), N_("no_progress"), N_("oscillation"))
 
 #: What the agent is told at the first sign.
 HINT = N_("This path is not working: try a different tool or different arguments.")
+
+# The detector's actions as a printed line says them (reliability.numbers.said).
+words_for({"continue": NP_("loop action", "continue"), "hint": NP_("loop action", "hint"),
+           "stop": NP_("loop action", "stop")}, context="loop action")
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,8 @@ LOOP_START = "balance only"
 _STUBBORN = (Move("kb_search", ("refund fee",), LOOP_START),)
 _FOUND_IT = (Move("kb_search", ("commission refund",), "fee rule found"),
              Move("file_refund", ("900.00",), "refund filed"))
-_FORM = (Move("open_form", ("refund",), "form open"),
-         Move("close_form", ("refund",), "form closed"))
+_FORM = (Move("open_form", ("refund",), N_("form open")),
+         Move("close_form", ("refund",), N_("form closed")))
 _NEW_TOOLS = tuple(Move(tool, args, LOOP_START) for tool, args in (
     ("account", ("42",)), ("history", ("42",)), ("tariffs", ("2023",)), ("faq", ("fee",)),
     ("account", ("43",)), ("history", ("43",)), ("tariffs", ("2024",)),

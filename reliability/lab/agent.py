@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import _validate
 from ..i18n import N_, _, translate
-from ..numbers import fmt
+from ..numbers import fmt, said
 from .faults import LOOKUPS, MalformedFaults, TransientFaults, check_arguments
 from .guardrails import GUARDRAILS, Guardrails, validate
 from .task import ORDER_KEY, ZONE_KEY, Task, oracle
@@ -117,7 +117,8 @@ class Event:
     def __str__(self):
         # The columns are as wide as the longest word in the page's language (7 in English).
         width = max(len(translate(s)) for s in SOURCES)
-        kind = translate(self.kind) if self.kind in KINDS else self.kind
+        # a guardrail's event reads as its name in words ("submit nudge"), a status as is
+        kind = translate(self.kind) if self.kind in KINDS else said(self.kind)
         return _("turn {turn} | {source} | {kind:<16} | {text}").format(
             turn=self.turn, source=translate(self.source).ljust(width), kind=kind,
             text=self.text)

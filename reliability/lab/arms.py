@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _validate
 from ..i18n import N_, _, pgettext, translate
+from ..numbers import words_for
 from ..passk import TaskMix
 from ..stats import newcombe_interval, pass_hat_k, wilson_interval
 
@@ -46,6 +47,7 @@ FAILURE_CLASSES = {
     "no_submit": N_("stopped in prose, no submission"),
     "turn_limit": N_("hit the turn limit"),
 }
+words_for(FAILURE_CLASSES)   # a printed failure class reads as these words (said())
 
 
 @dataclass(frozen=True)

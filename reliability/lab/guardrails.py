@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .. import _validate
 from ..i18n import N_, pgettext, translate
+from ..numbers import words_for
 
 __all__ = ["Guardrails", "Check", "validate", "GUARDRAILS", "NONE", "ALL"]
 
@@ -32,6 +33,7 @@ GUARDRAILS = ("error_recovery", "retry_nudge", "submit_nudge", "validation")
 #: The guardrails as a reader sees them (their names with spaces), marked for translation.
 GUARDRAIL_NAMES = (N_("error recovery"), N_("retry nudge"), N_("submit nudge"),
                    N_("validation"))
+words_for(dict(zip(GUARDRAILS, GUARDRAIL_NAMES)))   # what said() prints for each
 
 
 @dataclass(frozen=True)

@@ -263,3 +263,65 @@ def test_a_repeated_block_reads_the_same_in_every_chapter():
                                f"({seen[english][1]}) vs {russian[:50]!r} ({page})")
             seen.setdefault(english, (russian, page))
     assert not clashes, "\n".join(clashes)
+
+
+# --- what the Russian chapters print ----------------------------------------------------------
+
+RUSSIAN_OUTPUTS = [edition.EDITION / "chapters" / p.name for p in chapters()] + [
+    edition.EDITION / "book" / "teaching_snippets.ipynb"]
+
+
+def printed_lines(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
+    """What a reader reads in a notebook's stored outputs, line by line with its cell's
+    number: printed text, tables (their HTML without styles and scripts), glued words.
+    A figure's ``<Figure size ...>`` stand-in, shown only where the image is not, is
+    left out; so is the animation player's own script."""
+    lines = []
+    for number, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if output.output_type == "stream":
+                text = output.text
+            elif "text/html" in data:
+                text = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", data["text/html"])
+                text = re.sub(r"<[^>]+>", "\n", text)
+            elif any(kind.startswith("image/") for kind in data):
+                continue
+            else:
+                text = data.get("text/plain", "")
+            lines += [(number, line.strip()) for line in text.splitlines() if line.strip()]
+    return lines
+
+
+@pytest.mark.parametrize("path", RUSSIAN_OUTPUTS, ids=[p.stem for p in RUSSIAN_OUTPUTS])
+def test_the_russian_outputs_are_in_russian(path):
+    """A printed line of the Russian edition (the teaching cells a teacher runs in class
+    among them) says nothing in English: no English clause, no two English words in a
+    row (a rung's or an arm's name), no English function word."""
+    english = [f"cell {number}: {line[:90]}"
+               for number, line in printed_lines(nbformat.read(str(path), as_version=4))
+               if translate.english_phrases(line)
+               or len(line) < 90 and translate.english_label(line)]
+    assert not english, f"{path.name} prints English:\n" + "\n".join(english[:12])
+
+
+def test_the_output_check_finds_english_and_spares_russian():
+    cell = nbformat.v4.new_code_cell("print(...)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout",
+                               text="с предохранителем: 345 вызовов\n"
+                                    "    primary model   27 223\n"),
+        nbformat.v4.new_output("display_data", data={
+            "text/plain": "<Figure size 700x400 with 1 Axes>", "image/png": "iVBO"})])
+    lines = printed_lines(nbformat.v4.new_notebook(cells=[cell]))
+    assert [line for _, line in lines] == ["с предохранителем: 345 вызовов",
+                                           "primary model   27 223"]
+    assert [translate.english_label(line) for _, line in lines] == [False, True]
+
+
+def test_the_russian_pages_commands_open_the_russian_chapters():
+    """A command a Russian page tells its reader to type runs the Russian chapter, not the
+    English one (``rerun.py ru/chapters/...``)."""
+    english = [(page.name, line.strip()) for page in (edition.EDITION / "book").glob("*.md")
+               for line in page.read_text().splitlines()
+               if re.search(r"\.py\s+(?<!ru/)chapters/\d", line)]
+    assert not english, english

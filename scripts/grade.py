@@ -28,13 +28,13 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homework import PROBLEMS  # noqa: E402
-from notebooks import ROOT, execute  # noqa: E402
-from translate import translator  # noqa: E402
+from homework import PROBLEMS
+from notebooks import ROOT, execute
+from translate import translator
 
 sys.path.insert(0, str(ROOT))
-from reliability.checks import judge  # noqa: E402
-from reliability.homework import MIME  # noqa: E402
+from reliability.checks import judge
+from reliability.homework import MIME
 
 COLUMNS = ("student", "problem", "answer", "verdict", "points", "out_of", "reason")
 #: A close answer's share of the problem's points.
@@ -54,8 +54,8 @@ class Submission:
 
 def student_name(path: Path) -> str:
     stem = path.stem
-    return stem[len("homework-"):] if stem.startswith("homework-") and stem != "homework-" \
-        else stem
+    named = stem.startswith("homework-") and stem != "homework-"
+    return stem[len("homework-"):] if named else stem
 
 
 def run(path: Path, *, timeout: int = 60, wall: float = 120,
@@ -119,7 +119,8 @@ def score(submission: Submission, key: dict, language: str = "en") -> list[dict]
             found = judge(value, key[label], whole=problem.whole,
                           tolerance=problem.tolerance)
             verdict = "close" if found == "units" else found
-            points = {"right": 1.0, "close": CLOSE_SHARE}.get(verdict, 0.0) * problem.points
+            share = {"right": 1.0, "close": CLOSE_SHARE}.get(verdict, 0.0)
+            points = share * problem.points
             reason = _("a share for a percentage, or the reverse") if found == "units" \
                 else ""
         total += points

@@ -18,12 +18,12 @@ from typing import Callable
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import install_cell_source  # noqa: E402
-from notebooks import ROOT  # noqa: E402
-from translate import translator  # noqa: E402
+from launch_notebooks import install_cell_source
+from notebooks import ROOT
+from translate import translator
 
 sys.path.insert(0, str(ROOT))
-from reliability.homework import PROBLEMS as WHAT  # noqa: E402
+from reliability.homework import PROBLEMS as WHAT
 
 NAME = "homework.ipynb"
 
@@ -58,7 +58,8 @@ def _horizon_at_097() -> float:
 def _attempts_for_070() -> int:
     from reliability.workflow import Workflow
     for attempts in range(1, 100):
-        if Workflow(steps=10, error=0.3, silent=0.02, attempts=attempts).success() >= 0.7:
+        workflow = Workflow(steps=10, error=0.3, silent=0.02, attempts=attempts)
+        if workflow.success() >= 0.7:
             return attempts
     raise ValueError("no number of attempts up to 99 reaches 0.7")
 
@@ -100,16 +101,17 @@ def notebook(language: str = "en") -> nbformat.NotebookNode:
         nbformat.v4.new_markdown_cell("\n".join([
             _("# Homework"),
             "",
-            _("{count} problems, {total} points. Put your answer in place of `...` in "
+            _("Problems: {count}; points: {total}. Put your answer in place of `...` in "
               "the cell under each problem and run it: the cell saves your number and "
               "does not say whether it is right. Compute with the book's package, as "
               "the chapters do; a number within half a per cent of the answer earns all "
               "its points, within five per cent half of them.").format(
                 count=len(PROBLEMS), total=total),
             "",
-            _("**To hand in:** run all cells (Kernel, Restart and run all), check that "
-              "every answer cell says your answer is saved, then save the notebook. On "
-              "the class's JupyterHub leave it in this folder under your name "
+            _("**To hand in:** run all cells (Kernel, Restart Kernel and Run All "
+              "Cells), check that every answer cell says your answer is saved, then "
+              "save the notebook. On the class's JupyterHub leave it in this folder "
+              "under your name "
               "(`homework-<your name>.ipynb`) or put it where your teacher says; from "
               "Colab, download it (File, Download, .ipynb) and send it. Your teacher "
               "runs it from the top in a fresh kernel, so a cell that stops with an "
@@ -122,7 +124,7 @@ def notebook(language: str = "en") -> nbformat.NotebookNode:
     ]
     for number, (label, problem) in enumerate(PROBLEMS.items(), start=1):
         cells.append(nbformat.v4.new_markdown_cell(
-            _("**Problem {number}** ({points} points, chapter {chapter}). ").format(
+            _("**Problem {number}** (points: {points}; chapter {chapter}). ").format(
                 number=number, points=problem.points, chapter=problem.chapter)
             + _(problem.statement)))
         cells.append(nbformat.v4.new_code_cell(

@@ -2,8 +2,8 @@
 number for the teacher's grader, and says nothing about whether it is right.
 
 >>> from reliability.homework import answer
->>> answer("hw1", 0.5)
-Saved: your answer to problem hw1 (the share of conversations with every turn right) is 0.5.
+>>> answer("hw2", 22.5)
+Saved: your answer to problem hw2 (the horizon, in steps) is 22.5.
 
 The key is not here: the teacher's grader (``scripts/grade.py`` in the repository)
 computes each answer from the package when it grades, so no answer is stored anywhere a
@@ -32,13 +32,14 @@ PROBLEMS: dict[str, str] = {
 MIME = "application/vnd.reliability.homework+json"
 
 
-def answer(problem: str, value) -> float | None:
+def answer(problem: str, value) -> None:
     """Record ``value`` as the answer to ``problem`` (its label, such as ``"hw1"``): it
-    is printed in words, and carried in the cell's output for the teacher's grader."""
+    is printed in words, and carried in the cell's output for the teacher's grader.
+    It returns nothing, so the cell shows no bare number beside the sentence."""
     _validate.text("problem", problem, choices=tuple(PROBLEMS))
     if value is Ellipsis or value is None:
         print(_("Replace ... with your answer, then run the cell again."))
-        return None
+        return
     value = _validate.real("answer", value)
     message = _("Saved: your answer to problem {problem} ({what}) is {value}.").format(
         problem=problem, what=_(PROBLEMS[problem]), value=number(value))
@@ -49,7 +50,6 @@ def answer(problem: str, value) -> float | None:
         from IPython.display import display
         display({"text/plain": message, MIME: {"problem": problem, "value": value}},
                 raw=True)
-    return value
 
 
 def _shell():

@@ -113,7 +113,8 @@ def test_grading_a_folder_of_submissions(tmp_path):
     assert "percentage" in table["cleo", "hw4"]["reason"]
     assert verdicts("dan") == ["right", "right", "missing", "missing"]
     assert total("dan") == 4
-    assert "ZeroDivisionError" in table["dan", "hw3"]["reason"]
+    # the install cell, the import, problems 1 and 2, then problem 3's cell: [5]
+    assert table["dan", "hw3"]["reason"] == "stopped with ZeroDivisionError in cell [5]"
     assert "ZeroDivisionError" in table["dan", "total"]["reason"]
     assert verdicts("eve") == ["right", "right", "missing", "right"] and total("eve") == 7
     assert table["eve", "hw3"]["reason"] == "no answer saved"

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+from nbclient.exceptions import CellTimeoutError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from homework import PROBLEMS
@@ -75,6 +76,8 @@ def run(path: Path, *, timeout: int = 60, wall: float = 120,
         try:
             execute(path, output, cwd=Path(folder), timeout=timeout, wall=wall, tries=1,
                     widgets=False, environment={"PYTHONPATH": kernel_path})
+        except CellTimeoutError:  # before TimeoutError, which it is a kind of
+            reason = _("a cell ran past {seconds} s").format(seconds=timeout)
         except TimeoutError:
             reason = _("did not finish in {seconds} s").format(seconds=wall)
         except Exception as error:  # papermill's error names the cell and the exception

@@ -81,6 +81,8 @@ def test_grading_a_folder_of_submissions(tmp_path):
                          "hw3": 4, "hw4": 100 * BY_HAND["hw4"]}),
         # stops with an error in problem 3's cell: the answers above it still count
         "dan": _filled(right, extra={"hw3": "1 / 0"}),
+        # hangs in problem 2's cell: a cell's time limit stops it, problem 1 counts
+        "finn": _filled(right, extra={"hw2": "import time\ntime.sleep(120)"}),
         "eve": _filled({"hw1": right["hw1"], "hw2": right["hw2"], "hw4": right["hw4"]},
                        language="ru"),
     }
@@ -89,12 +91,13 @@ def test_grading_a_folder_of_submissions(tmp_path):
     (folder / "fay.ipynb").write_text("")              # an empty file
     (folder / "notes.txt").write_text("not homework")  # only notebooks are graded
     out = tmp_path / "scores.csv"
-    grade.main([str(folder), "--out", str(out), "--jobs", "2", "--wall", "80"])
+    grade.main([str(folder), "--out", str(out), "--jobs", "2", "--wall", "80",
+                "--timeout", "15"])
     with open(out, newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == list(grade.COLUMNS)
     table = {(r["student"], r["problem"]): r for r in rows}
-    students = ["ann", "bob", "cleo", "dan", "eve", "fay"]
+    students = ["ann", "bob", "cleo", "dan", "eve", "fay", "finn"]
     assert sorted({r["student"] for r in rows}) == students
     assert len(rows) == len(students) * (len(homework.PROBLEMS) + 1)
 
@@ -118,6 +121,8 @@ def test_grading_a_folder_of_submissions(tmp_path):
     assert "ZeroDivisionError" in table["dan", "total"]["reason"]
     assert verdicts("eve") == ["right", "right", "missing", "right"] and total("eve") == 7
     assert table["eve", "hw3"]["reason"] == "no answer saved"
+    assert verdicts("finn") == ["right"] + ["missing"] * 3 and total("finn") == 2
+    assert table["finn", "hw2"]["reason"] == "a cell ran past 15 s"
     assert verdicts("fay") == ["missing"] * 4 and total("fay") == 0
     assert table["fay", "total"]["reason"] == "not a readable notebook"
     assert float(table["ann", "hw1"]["answer"]) == pytest.approx(BY_HAND["hw1"])

@@ -491,6 +491,10 @@ def readme(language: str = "en") -> str:
           "is missing, that cell prints the one line to run in a cell: "
           "`%pip install \"{source}\"`.").format(source=package_source()),
         "",
+        _("`homework.ipynb` is the homework your teacher grades: put a number under each "
+          "problem, run all cells, save the notebook and hand it in as your teacher "
+          "says."),
+        "",
     ])
 
 

@@ -175,7 +175,7 @@ def main(argv=None) -> int:
     rows = grade(args.folder, args.out, jobs=args.jobs, timeout=args.timeout,
                  wall=args.wall, language=args.language)
     students = sum(row["problem"] == TOTAL for row in rows)
-    print(f"{args.out}: {students} notebooks graded")
+    print(f"{args.out}: {students} notebook{'' if students == 1 else 's'} graded")
     return 0
 
 

@@ -10,7 +10,7 @@ LAB_STAMP := $(LAB)/.installed-$(shell cat binder/requirements.txt pyproject.tom
 # The pins are resolved for the Python that Binder runs (binder/runtime.txt).
 NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 
-.PHONY: book test nbval outputs notebooks lab pins bench clean python-version
+.PHONY: book test nbval outputs notebooks lab pins bench clean python-version grade
 
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
@@ -72,6 +72,13 @@ notebooks: $(STAMP)
 	$(BIN)/python scripts/launch_notebooks.py
 	$(BIN)/python scripts/teacher_page.py
 	$(BIN)/python scripts/hub_links.py
+
+# Grade the homework: every notebook in SUBMISSIONS=folder, each run from the top in a
+# fresh kernel, into OUT (scores.csv): one row per student and problem, then the total
+# (scripts/grade.py; LANGUAGE=ru writes the reasons in Russian).
+grade: $(STAMP)
+	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),scores.csv)" \
+		--language $(or $(LANGUAGE),en)
 
 # Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
 lab: $(LAB_STAMP)

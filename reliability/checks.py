@@ -21,7 +21,7 @@ from typing import Callable
 from . import _validate
 from .i18n import N_, _
 
-__all__ = ["EXERCISES", "check"]
+__all__ = ["EXERCISES", "check", "judge"]
 
 #: How near a typed number must be: relative to the answer.
 RIGHT = 0.005
@@ -130,16 +130,8 @@ def check(exercise: str, answer, *, quiet: bool = False) -> Verdict:
         return _say("missing", _("Replace ... with your answer, then run the cell again."),
                     quiet)
     value = _validate.real("answer", answer)
-    expected = float(task.answer())
-    if task.whole:
-        gap = abs(value - expected)
-        verdict = "right" if gap == 0 else "close" if gap <= 1 else "wrong"
-    elif task.tolerance is not None:
-        gap = abs(value - expected)
-        verdict = ("right" if gap <= task.tolerance else "close"
-                   if gap <= 10 * task.tolerance else "wrong")
-    else:
-        verdict = _compare(value, expected)
+    verdict = judge(value, float(task.answer()), whole=task.whole,
+                    tolerance=task.tolerance)
     if verdict == "right":
         return _say("right", _("Right."), quiet)
     if verdict == "units":
@@ -149,6 +141,21 @@ def check(exercise: str, answer, *, quiet: bool = False) -> Verdict:
         return _say("close", _("Close, but not there: {hint}").format(hint=_(task.hint)),
                     quiet)
     return _say("wrong", _("Not yet. {hint}").format(hint=_(task.hint)), quiet)
+
+
+def judge(value: float, expected: float, *, whole: bool = False,
+          tolerance: float | None = None) -> str:
+    """How near ``value`` is to ``expected``: ``right``, ``close``, ``units`` (right but a
+    share for a percentage, or the reverse) or ``wrong``; the rules of the module's
+    docstring, shared with the teacher's homework grader (scripts/grade.py)."""
+    if whole:
+        gap = abs(value - expected)
+        return "right" if gap == 0 else "close" if gap <= 1 else "wrong"
+    if tolerance is not None:
+        gap = abs(value - expected)
+        return ("right" if gap <= tolerance else "close"
+                if gap <= 10 * tolerance else "wrong")
+    return _compare(value, expected)
 
 
 def _compare(value: float, expected: float) -> str:

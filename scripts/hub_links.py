@@ -32,6 +32,8 @@ from translate import EDITION, translator
 
 PAGE = ROOT / "book" / "hub.md"
 RU_PAGE = EDITION / "book" / "hub.md"
+#: The homework set's student notebook, beside the chapters' (scripts/homework.py).
+HOMEWORK = "homework.ipynb"
 BEGIN, END = "<!-- hub-links: begin -->", "<!-- hub-links: end -->"
 
 # encodeURIComponent leaves these unescaped; quoting the same way makes the Python and
@@ -71,11 +73,13 @@ def notebook_folder(language: str = "en") -> Path:
 
 
 def paths(language: str = "en") -> list[str]:
-    """What the links open, repository-relative: each chapter's launch notebook, then
-    the folder that holds them all."""
+    """What the links open, repository-relative: each chapter's launch notebook, the
+    homework's, then the folder that holds them all."""
     folder = notebook_folder(language)
     relative = folder.relative_to(ROOT).as_posix()
     found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    # the homework set's notebook (scripts/homework.py), which the grader collects
+    found += [p for p in (folder / HOMEWORK,) if p.exists()]
     return [f"{relative}/{p.name}" for p in found] + [relative]
 
 
@@ -103,7 +107,9 @@ def panel(language: str = "en", titles: dict[str, str] | None = None) -> str:
     repo, branch = repository()
     items = []
     for path in paths(language):
-        if path.endswith(".ipynb"):
+        if Path(path).name == HOMEWORK:
+            words = _("Homework: the set your teacher grades")
+        elif path.endswith(".ipynb"):
             number = int(Path(path).name[:2])
             title = (titles or {}).get(Path(path).name) or _title(path)
             words = f"{number}. {title}"

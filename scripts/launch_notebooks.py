@@ -491,6 +491,10 @@ def readme(language: str = "en") -> str:
           "is missing, that cell prints the one line to run in a cell: "
           "`%pip install \"{source}\"`.").format(source=package_source()),
         "",
+        _("`homework.ipynb` is the homework your teacher grades: put a number under each "
+          "problem, run all cells, save the notebook and hand it in as your teacher "
+          "says."),
+        "",
     ])
 
 
@@ -513,7 +517,8 @@ COMPANIONS = {"README.md": readme, "requirements.txt": requirements}
 
 
 def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
-    """Write every chapter's launch notebook into ``target``; return their paths."""
+    """Write every chapter's launch notebook, and the homework's, into ``target``;
+    return their paths."""
     target.mkdir(parents=True, exist_ok=True)
     bibliography = Bibliography.load()
     written = []
@@ -522,6 +527,11 @@ def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
         out = target / path.name
         out.write_text(nbformat.writes(launch_notebook(path, bibliography, language)) + "\n")
         written.append(out)
+    # The homework set's student notebook (scripts/homework.py; its key is the teacher's)
+    from homework import NAME, notebook
+    homework = target / NAME
+    homework.write_text(nbformat.writes(notebook(language)) + "\n")
+    written.append(homework)
     for name, make in COMPANIONS.items():
         (target / name).write_text(make(language))
     stale = {p.name for p in target.glob("*.ipynb")} - {p.name for p in written}

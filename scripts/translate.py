@@ -341,7 +341,8 @@ def package_catalog_path(module: Path) -> Path:
 #: snippets page, the launch notebooks, the "Run this chapter" note); each has a catalog
 #: in locale/ru/code/.
 CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
-                "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py")
+                "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
+                "scripts/homework.py", "scripts/grade.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

@@ -62,7 +62,8 @@ def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
 
     _, html = built_book
     committed = sorted((ROOT / "notebooks").glob("*.ipynb"))
-    assert [p.name for p in committed] == [p.name for p in chapters()]
+    assert [p.name for p in committed] == sorted(
+        [p.name for p in chapters()] + ["homework.ipynb"])
     # what to install and how to open them travels with them
     committed += [ROOT / "notebooks" / "README.md", ROOT / "notebooks" / "requirements.txt"]
     with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:

@@ -54,7 +54,8 @@ def test_a_special_branch_is_encoded_and_the_folder_is_nbgitpullers():
 def test_one_link_per_chapter_and_one_for_the_folder(language, folder):
     made = hub_links.links(HUB, language)
     chapters = sorted(p.name for p in (ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
-    assert [path for path, _ in made] == [f"{folder}/{n}" for n in chapters] + [folder]
+    assert [path for path, _ in made] == [f"{folder}/{n}" for n in chapters] + [
+        f"{folder}/homework.ipynb", folder]
     for path, link in made:
         assert _query(link)["urlpath"].endswith("/" + path)
         assert (ROOT / path).exists()

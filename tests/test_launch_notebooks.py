@@ -44,7 +44,9 @@ def test_launch_notebooks_are_up_to_date(tmp_path, language):
     folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
     fresh = {p.name: p.read_text() for p in tmp_path.glob("*.ipynb")}
     committed = {p.name: p.read_text() for p in folder.glob("*.ipynb")}
-    assert sorted(fresh) == sorted(committed) == [p.name for p in CHAPTERS]
+    # every chapter's, and the homework's (scripts/homework.py)
+    assert sorted(fresh) == sorted(committed) == sorted(
+        [p.name for p in CHAPTERS] + ["homework.ipynb"])
     for name in launch_notebooks.COMPANIONS:   # README.md, requirements.txt
         fresh[name], committed[name] = (tmp_path / name).read_text(), (
             folder / name).read_text() if (folder / name).exists() else None

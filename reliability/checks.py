@@ -148,6 +148,11 @@ def judge(value: float, expected: float, *, whole: bool = False,
     """How near ``value`` is to ``expected``: ``right``, ``close``, ``units`` (right but a
     share for a percentage, or the reverse) or ``wrong``; the rules of the module's
     docstring, shared with the teacher's homework grader (scripts/grade.py)."""
+    value = _validate.real("value", value)
+    expected = _validate.real("expected", expected)
+    whole = _validate.flag("whole", whole)
+    if tolerance is not None:
+        tolerance = _validate.real("tolerance", tolerance, minimum=0.0)
     if whole:
         gap = abs(value - expected)
         return "right" if gap == 0 else "close" if gap <= 1 else "wrong"

@@ -40,7 +40,7 @@ def answer(problem: str, value) -> None:
     if value is Ellipsis or value is None:
         print(_("Replace ... with your answer, then run the cell again."))
         return
-    value = _validate.real("answer", value)
+    value = _validate.real("value", value)
     message = _("Saved: your answer to problem {problem} ({what}) is {value}.").format(
         problem=problem, what=_(PROBLEMS[problem]), value=number(value))
     shell = _shell()

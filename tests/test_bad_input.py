@@ -31,7 +31,7 @@ from reliability import checks, formattax, passk, selfconditioning, selfcorrecti
 from reliability import (claims, datasets, i18n, judge, notebook, parameters, reading, validation,
                          workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
-from reliability import refund_loop
+from reliability import homework, refund_loop
 from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
 from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
@@ -1024,6 +1024,20 @@ REGISTRY = {
     "reliability.reading.simulate_columns": Entry(lambda: reading.simulate_columns, dict(
         call_needed=0.8, call_unneeded=0.1, relevance_cases=16, irrelevance_cases=20, seed=0)),
     "reliability.reading.resolution": Entry(lambda: reading.resolution, dict(cases=16)),
+    "reliability.checks.judge": Entry(lambda: checks.judge,
+                                      dict(value=0.14, expected=0.14, whole=False,
+                                           tolerance=0.01),
+                                      ok={"tolerance": [None]}),
+    "reliability.homework.answer": Entry(lambda: homework.answer,
+                                         dict(problem="hw1", value=0.14),
+                                         ok={"value": [None, ...]}),
+    "reliability.numbers.said": Entry(lambda: numbers_module.said, dict(value="done"),
+                                      anything=("value",)),
+    "reliability.numbers.words_for": Entry(lambda: numbers_module.words_for,
+                                           dict(mapping={"done": "done"}, context="status"),
+                                           ok={"context": [None]}),
+    "reliability.numbers.known_identifiers": Entry(lambda: numbers_module.known_identifiers,
+                                                   dict()),
     "reliability.checks.check": Entry(lambda: checks.check,
                                       dict(exercise="ch1-ex1", answer=0.14, quiet=True),
                                       ok={"answer": [None, ...]}),

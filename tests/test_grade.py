@@ -66,7 +66,7 @@ def test_answer_says_it_is_saved_and_never_whether_it_is_right(capsys):
         assert "0,5" in capsys.readouterr().out
     with pytest.raises(ValueError, match="problem must be one of"):
         answer("hw9", 1)
-    with pytest.raises(ValueError, match="answer must be a finite number"):
+    with pytest.raises(ValueError, match="value must be a finite number"):
         answer("hw1", "most")
 
 

@@ -134,7 +134,10 @@ ENDINGS = (N_("submitted"), N_("no_submit"), N_("turn_limit"))
 
 def _shown(value) -> str:
     """A submitted answer as the trace prints it: a number in the page's language, any
-    other value (the model may submit a string) as Python writes it."""
+    other value (the model may submit a string) as Python writes it, and no answer at
+    all as "nothing" («ничего»)."""
+    if value is None:
+        return _("nothing")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return fmt(value, "g")
     return repr(value)
@@ -381,7 +384,7 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
     passed = ending == "submitted" and oracle(task, submitted)
     events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
                         _("{ending}; submitted {value}, answer key {answer:g}").format(
-                            ending=translate(ending), value=_shown(submitted),
+                            ending=said(ending), value=_shown(submitted),
                             answer=task.answer)))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
 

@@ -117,7 +117,7 @@ class Event:
     def __str__(self):
         # The columns are as wide as the longest word in the page's language (7 in English).
         width = max(len(translate(s)) for s in SOURCES)
-        # a guardrail's event reads as its name in words ("submit nudge"), a status as is
+        # a guardrail's event reads as its name in words ("submit nudge")
         kind = translate(self.kind) if self.kind in KINDS else said(self.kind)
         return _("turn {turn} | {source} | {kind:<16} | {text}").format(
             turn=self.turn, source=translate(self.source).ljust(width), kind=kind,

@@ -24,8 +24,8 @@ from .numbers import (counted, fmt, interval, known_identifiers, percent, points
 
 __all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX", "MIN_TEXT_PX",
            "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points",
-           "said", "yes_no"]
+           "figure_problems", "table", "fmt", "counted", "interval", "percent",
+           "points", "said", "yes_no"]
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -295,7 +295,7 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     known = set(known_identifiers())
     if text_columns:
         # a cell holding a code name (a status, a failure class, a guardrail) shows the
-        # words a reader reads for it ("wrong_record" -> "wrong record, self-consistent")
+        # words a reader reads for it ("wrong_record": "wrong record, self-consistent")
         frame = frame.copy()
         for i in text_columns:
             frame.isetitem(i, [said(v) if isinstance(v, str) and v in known else v

@@ -206,7 +206,7 @@ _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+")
 
 
 def words_for(mapping: dict, context: str | None = None) -> dict:
-    """Register the words (marked ``N_``, or ``NP_`` with ``context``) a reader reads for
+    """Register the words (``N_``, or ``NP_`` with ``context``) a reader reads for
     each identifier in ``mapping`` (``{"budget_exceeded": N_("budget exceeded")}``);
     returns ``mapping``. A word that means other things elsewhere ("closed": a breaker's
     state, not a closed form) takes gettext's ``context``."""
@@ -244,7 +244,7 @@ def said(value) -> str:
         return value
     if i18n.get_language() == "en" or translated != words:
         return translated
-    # the catalogs may know the identifier itself (N_("time_budget")) rather than its words
+    # the catalogs may know the identifier (N_("time_budget")) rather than its words
     return i18n.gettext(value)
 
 

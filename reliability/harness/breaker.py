@@ -152,9 +152,9 @@ class CircuitBreaker:
     def call(self, fn, *args, **kwargs):
         _validate.function("fn", fn)
         if not self.allow():
-            raise CircuitOpenError(_("the breaker is open (since t = {opened:g} s): the "
-                                     "call is refused").format(
-                                         opened=self.current.opened_at))
+            refused = _("the breaker is open (since t = {opened:g} s): the call is "
+                        "refused")
+            raise CircuitOpenError(refused.format(opened=self.current.opened_at))
         try:
             result = fn(*args, **kwargs)
         except Exception:

@@ -51,7 +51,8 @@ LIMITS = (N_("time"), N_("cost"), N_("steps"), N_("retries"))
 
 # The words a printed line says for a status and for the fields of a managed exit
 # (reliability.numbers.said): "status: budget exceeded", not "status budget_exceeded".
-words_for({"budget_exceeded": N_("budget exceeded"), "loop_stopped": N_("stopped in a loop"),
+words_for({"budget_exceeded": N_("budget exceeded"),
+           "loop_stopped": N_("stopped in a loop"),
            "steps_used": N_("steps used"), "cost_usd": N_("cost in USD"),
            "partial_result": N_("partial result")})
 

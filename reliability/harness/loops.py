@@ -36,7 +36,8 @@ SIGNS = (N_("repeat"), N_("no_progress"), N_("oscillation"))
 HINT = N_("This path is not working: try a different tool or different arguments.")
 
 # The detector's actions as a printed line says them (reliability.numbers.said).
-words_for({"continue": NP_("loop action", "continue"), "hint": NP_("loop action", "hint"),
+words_for({"continue": NP_("loop action", "continue"),
+           "hint": NP_("loop action", "hint"),
            "stop": NP_("loop action", "stop")}, context="loop action")
 
 

@@ -117,7 +117,7 @@ class Event:
     def __str__(self):
         # The columns are as wide as the longest word in the page's language (7 in English).
         width = max(len(translate(s)) for s in SOURCES)
-        # a guardrail's event reads as its name in words ("submit nudge"), a status as is
+        # a guardrail's event reads as its name in words ("submit nudge")
         kind = translate(self.kind) if self.kind in KINDS else said(self.kind)
         return _("turn {turn} | {source} | {kind:<16} | {text}").format(
             turn=self.turn, source=translate(self.source).ljust(width), kind=kind,
@@ -134,7 +134,10 @@ ENDINGS = (N_("submitted"), N_("no_submit"), N_("turn_limit"))
 
 def _shown(value) -> str:
     """A submitted answer as the trace prints it: a number in the page's language, any
-    other value (the model may submit a string) as Python writes it."""
+    other value (the model may submit a string) as Python writes it, and no answer at
+    all as "nothing" («ничего»)."""
+    if value is None:
+        return _("nothing")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return fmt(value, "g")
     return repr(value)
@@ -381,7 +384,7 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
     passed = ending == "submitted" and oracle(task, submitted)
     events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
                         _("{ending}; submitted {value}, answer key {answer:g}").format(
-                            ending=translate(ending), value=_shown(submitted),
+                            ending=said(ending), value=_shown(submitted),
                             answer=task.answer)))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
 

@@ -26,6 +26,16 @@ SOURCES = {"en": ROOT, "ru": ROOT / "ru"}
 # Source a reader should never see on paper: TeX that MathJax did not typeset, MyST roles
 # and directives that did not render.
 RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
+#: The printed contents' heading (scripts/book_pdf.py, locale/ru/code/book_pdf.po).
+CONTENTS = {"en": "Contents", "ru": "Содержание"}
+#: Words about the web page's controls, which paper does not have.
+WEB_ONLY = {
+    "en": ["click", "rocket button", "on this page", "move the sliders", "show code cell",
+           "hide code cell", "drag the", "download this page"],
+    "ru": ["нажмите", "щелкните", "щёлкните", "кнопк", "на этой странице",
+           "передвиньте ползун", "двигайте ползун", "показать код ячейки",
+           "скрыть код ячейки"],
+}
 
 
 @pytest.fixture(scope="module", params=list(SOURCES))
@@ -65,11 +75,25 @@ def pdf(book):
 
 
 @pytest.fixture(scope="module")
-def sections(pdf):
-    """(title, first sheet, sheet after the last) for each bookmark, in order."""
+def bookmarks(pdf):
+    """(title, first sheet, sheet after the last) for each bookmark, in order: the
+    contents, then each page of the table of contents."""
     starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline]
     ends = [start for _, start in starts[1:]] + [len(pdf.pages)]
     return [(title, start, end) for (title, start), end in zip(starts, ends)]
+
+
+@pytest.fixture(scope="module")
+def sections(bookmarks):
+    """The bookmarks of the book's pages (all but the contents')."""
+    return bookmarks[1:]
+
+
+@pytest.fixture(scope="module")
+def config(edition):
+    import yaml
+
+    return yaml.safe_load((SOURCES[edition] / "_config.yml").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -112,10 +136,55 @@ def test_pdf_exists(book, pdf, pages, edition):
     assert "/CreationDate" not in pdf.metadata and "/ModDate" not in pdf.metadata
 
 
-def test_one_bookmark_per_page_in_toc_order(book, sections, pages):
+def test_one_bookmark_per_page_in_toc_order(book, bookmarks, sections, pages, edition):
+    """The cover has no bookmark; the contents follow it, then the pages in order."""
+    assert bookmarks[0][:2] == (CONTENTS[edition], 1), bookmarks[0]
     assert [title for title, _, _ in sections] == [_title(book, page) for page in pages]
     starts = [start for _, start, _ in sections]
-    assert starts[0] == 0 and starts == sorted(set(starts)), starts
+    assert starts[0] == bookmarks[0][2] and starts == sorted(set(starts)), starts
+
+
+def test_the_cover_is_the_title_and_authors(text, config):
+    assert text[0] == " ".join(f"{config['title']} {config['author']}".split()), text[0]
+
+
+def test_every_sheet_but_the_cover_prints_its_page_number(text):
+    """The number at the foot of a sheet is its place in the PDF (the number a PDF reader
+    shows): the stamp is drawn last, so its number ends the sheet's text."""
+    assert not re.search(r"\d$", text[0]), "the cover carries a page number"
+    for sheet, words in enumerate(text[1:], start=2):
+        assert re.search(rf"(?<!\d){sheet}$", words), f"sheet {sheet} ends {words[-60:]!r}"
+
+
+def test_every_sheet_carries_its_section_title(text, bookmarks):
+    """The running title at the head of each sheet is the title of the page (or the
+    contents) the sheet belongs to, just before the page number."""
+    for title, start, end in bookmarks:
+        for sheet in range(start, end):
+            assert text[sheet].endswith(f"{' '.join(title.split())} {sheet + 1}"), (
+                f"sheet {sheet + 1} of {title!r} ends {text[sheet][-80:]!r}")
+
+
+def test_the_contents_list_every_page_where_its_title_appears(text, bookmarks, sections,
+                                                              chapter_pages, pages):
+    """Each page of the book is in the printed contents with the number of the sheet it
+    starts on, and a chapter's title is printed on that sheet."""
+    _, start, end = bookmarks[0]
+    contents = " ".join(text[start:end])
+    for page, (title, first, _) in zip(pages, sections):
+        title = " ".join(title.split())
+        assert re.search(rf"{re.escape(title)} {first + 1}(?!\d)", contents), (
+            f"the contents do not list {title!r} on page {first + 1}")
+        if page in chapter_pages:
+            body = text[first][:-len(f"{title} {first + 1}")]
+            assert title in body, f"{page}: {title!r} is not printed on page {first + 1}"
+
+
+def test_no_web_only_words(text, edition):
+    """Paper has no buttons to click, sliders to move or menus to open."""
+    for sheet, words in enumerate(text, start=1):
+        found = [w for w in WEB_ONLY[edition] if w.lower() in words.lower()]
+        assert found == [], f"page {sheet}: {found}"
 
 
 def test_every_chapter_title_is_in_the_text(book, sections, text, pages, chapter_pages):

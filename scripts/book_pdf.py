@@ -5,8 +5,10 @@ of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in De
 headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
 MathJax has typeset and every image has loaded, the page is printed to A4 with the print
 rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
-animations' first frame). The pages are merged with pypdf into one PDF with one bookmark
-per page; links between pages of the book become links inside the PDF.
+animations' last frame, the live explorers' default chart without sliders). The pages are
+merged with pypdf into one PDF behind a cover and a printed table of contents, with one
+bookmark per page; every sheet but the cover is stamped with its page number and its
+page's title; links between pages of the book become links inside the PDF.
 
     .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE] [--root ru]
 
@@ -62,6 +64,18 @@ _READY_JS = """async () => {
         await MathJax.startup.promise;
     }
     if (document.fonts && document.fonts.ready) { await document.fonts.ready; }
+    // Each animation (matplotlib's jshtml player, a global "anim<id>") on its last frame,
+    // where the run has finished: the frame that tells the story on paper.
+    for (const name of Object.keys(window).filter(k => /^anim[0-9a-f]+$/.test(k))) {
+        const anim = window[name];
+        if (anim && typeof anim.last_frame === "function") {
+            anim.pause_animation && anim.pause_animation();
+            anim.last_frame();
+        }
+    }
+    for (const img of Array.from(document.querySelectorAll(".animation img"))) {
+        try { await img.decode(); } catch (e) {}
+    }
     // Open every dropdown (exercise solutions) so that its content prints.
     document.querySelectorAll(".toggle-hidden").forEach(el => el.classList.remove("toggle-hidden"));
     document.querySelectorAll("details").forEach(el => { el.open = true; });

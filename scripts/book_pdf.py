@@ -33,7 +33,7 @@ from urllib.parse import urldefrag, urlparse
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from translate import translator  # noqa: E402
+from translate import translator
 
 ROOT = Path(__file__).resolve().parent.parent
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
@@ -79,6 +79,34 @@ _READY_JS = """async () => {
     // Open every dropdown (exercise solutions) so that its content prints.
     document.querySelectorAll(".toggle-hidden").forEach(el => el.classList.remove("toggle-hidden"));
     document.querySelectorAll("details").forEach(el => { el.open = true; });
+    // Each line of code on paper a block of its own, so that print.css can indent the
+    // rest of a line that wraps (a hanging indent) under its start.
+    for (const pre of Array.from(document.querySelectorAll("div.highlight pre"))) {
+        const lines = [document.createElement("span")];
+        const piece = (node) => {
+            if (node.nodeType === Node.TEXT_NODE || node.childNodes.length === 0) {
+                return node.textContent.split("\\n").map(t => document.createTextNode(t));
+            }
+            return node.textContent.split("\\n").map(t => {
+                const copy = node.cloneNode(false); copy.textContent = t; return copy;
+            });
+        };
+        for (const node of Array.from(pre.childNodes)) {
+            piece(node).forEach((part, i) => {
+                if (i > 0) { lines.push(document.createElement("span")); }
+                if (part.textContent) { lines[lines.length - 1].appendChild(part); }
+            });
+        }
+        if (!lines[lines.length - 1].childNodes.length) { lines.pop(); }
+        pre.replaceChildren(...lines.map(line => {
+            // the rest of a wrapped line four characters in from where the line starts
+            const hang = /^ */.exec(line.textContent)[0].length + 4;
+            line.className = "print-line";
+            line.style.paddingLeft = `${hang}ch`;
+            line.style.textIndent = `-${hang}ch`;
+            return line;
+        }));
+    }
     const main = document.querySelector("main h1") || document.querySelector("h1");
     const title = main ? main.textContent.replace(/[#\\u00b6]\\s*$/, "").trim()
                        : document.title.split(" \\u2014 ")[0];

@@ -1,9 +1,11 @@
 """The book as one PDF (scripts/book_pdf.py), as a reader who downloads it gets it.
 
 The book is built from the stored outputs into a temporary folder, then scripts/book_pdf.py
-prints it there in Debian's headless Chromium, as `make book` does. The PDF must hold every
-page of the table of contents in order, one bookmark each, with its figures and typeset
-maths (no TeX or MyST source left in the text), and the landing page must link to it.
+prints it there in Debian's headless Chromium, as `make book` does. The PDF must read as a
+book: a cover, a printed table of contents giving the page each page of the book starts
+on, every page of the table of contents in order (one bookmark each) with its figures and
+typeset maths (no TeX or MyST source left in the text), each sheet's number and running
+title, no web-only controls; and the landing page must link to it.
 """
 
 from __future__ import annotations

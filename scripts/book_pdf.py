@@ -5,8 +5,10 @@ of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in De
 headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
 MathJax has typeset and every image has loaded, the page is printed to A4 with the print
 rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
-animations' first frame). The pages are merged with pypdf into one PDF with one bookmark
-per page; links between pages of the book become links inside the PDF.
+animations' last frame, the live explorers' default chart without sliders). The pages are
+merged with pypdf into one PDF behind a cover and a printed table of contents, with one
+bookmark per page; every sheet but the cover is stamped with its page number and its
+page's title; links between pages of the book become links inside the PDF.
 
     .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE] [--root ru]
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html as html_lib
 import http.server
 import io
 import sys
@@ -28,6 +31,9 @@ from pathlib import Path
 from urllib.parse import urldefrag, urlparse
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from translate import translator
 
 ROOT = Path(__file__).resolve().parent.parent
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
@@ -58,9 +64,49 @@ _READY_JS = """async () => {
         await MathJax.startup.promise;
     }
     if (document.fonts && document.fonts.ready) { await document.fonts.ready; }
+    // Each animation (matplotlib's jshtml player, a global "anim<id>") on its last frame,
+    // where the run has finished: the frame that tells the story on paper.
+    for (const name of Object.keys(window).filter(k => /^anim[0-9a-f]+$/.test(k))) {
+        const anim = window[name];
+        if (anim && typeof anim.last_frame === "function") {
+            anim.pause_animation && anim.pause_animation();
+            anim.last_frame();
+        }
+    }
+    for (const img of Array.from(document.querySelectorAll(".animation img"))) {
+        try { await img.decode(); } catch (e) {}
+    }
     // Open every dropdown (exercise solutions) so that its content prints.
     document.querySelectorAll(".toggle-hidden").forEach(el => el.classList.remove("toggle-hidden"));
     document.querySelectorAll("details").forEach(el => { el.open = true; });
+    // Each line of code on paper a block of its own, so that print.css can indent the
+    // rest of a line that wraps (a hanging indent) under its start.
+    for (const pre of Array.from(document.querySelectorAll("div.highlight pre"))) {
+        const lines = [document.createElement("span")];
+        const piece = (node) => {
+            if (node.nodeType === Node.TEXT_NODE || node.childNodes.length === 0) {
+                return node.textContent.split("\\n").map(t => document.createTextNode(t));
+            }
+            return node.textContent.split("\\n").map(t => {
+                const copy = node.cloneNode(false); copy.textContent = t; return copy;
+            });
+        };
+        for (const node of Array.from(pre.childNodes)) {
+            piece(node).forEach((part, i) => {
+                if (i > 0) { lines.push(document.createElement("span")); }
+                if (part.textContent) { lines[lines.length - 1].appendChild(part); }
+            });
+        }
+        if (!lines[lines.length - 1].childNodes.length) { lines.pop(); }
+        pre.replaceChildren(...lines.map(line => {
+            // the rest of a wrapped line four characters in from where the line starts
+            const hang = /^ */.exec(line.textContent)[0].length + 4;
+            line.className = "print-line";
+            line.style.paddingLeft = `${hang}ch`;
+            line.style.textIndent = `-${hang}ch`;
+            return line;
+        }));
+    }
     const main = document.querySelector("main h1") || document.querySelector("h1");
     const title = main ? main.textContent.replace(/[#\\u00b6]\\s*$/, "").trim()
                        : document.title.split(" \\u2014 ")[0];
@@ -91,6 +137,27 @@ def toc_pages(root: Path = ROOT) -> list[str]:
     return [str(Path(page).with_suffix("")) for page in pages]
 
 
+def toc_parts(root: Path = ROOT) -> list[tuple[str, list[str]]]:
+    """The table of contents as (part caption, its pages); the root page's part is ""."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    parts = [("", [toc["root"]])]
+
+    def walk(entries, into):
+        for entry in entries or []:
+            if "file" in entry:
+                into.append(entry["file"])
+            walk(entry.get("sections"), into)
+
+    for part in toc.get("parts", []):
+        parts.append((part.get("caption", ""), []))
+        walk(part.get("chapters"), parts[-1][1])
+    if toc.get("chapters"):
+        parts.append(("", []))
+        walk(toc.get("chapters"), parts[-1][1])
+    return [(caption, [str(Path(page).with_suffix("")) for page in pages])
+            for caption, pages in parts if pages]
+
+
 @contextmanager
 def serve(html: Path):
     """The built site on 127.0.0.1, on a free port, for as long as the block runs."""
@@ -110,46 +177,140 @@ def serve(html: Path):
         server.server_close()
 
 
-def print_pages(html: Path, pages: list[str]) -> tuple[list[tuple[str, str, bytes]], str]:
-    """Each page printed by Chromium as (page, title, PDF bytes), and the served address."""
+@contextmanager
+def browser(html: Path):
+    """A Chromium context on the site served from ``html``, and the served address."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         sys.exit(f"book_pdf: {CHROMIUM} is missing; run scripts/ensure_browser.sh first")
-    printed = []
     with serve(html) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
+        chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context = chromium.new_context(viewport={"width": 1280, "height": 900})
             # The site reads offline; nothing outside 127.0.0.1 is fetched for the PDF.
             context.route(lambda url: urlparse(url).hostname not in (LOCAL_HOST, None),
                           lambda route: route.abort())
-            for page in pages:
-                if not (html / f"{page}.html").is_file():
-                    sys.exit(f"book_pdf: the build made no page {page}.html")
-                tab = context.new_page()
-                tab.goto(f"{base}/{page}.html", wait_until="load")
-                ready = tab.evaluate(_READY_JS)
-                if ready["broken"]:
-                    sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
-                if ready["typeset"] < ready["maths"]:
-                    sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
-                             f"{ready['maths']} formulas")
-                tab.emulate_media(media="print")
-                # The article is centred: anything wider than the sheet would cut every
-                # line's left edge, so say so (print.css lets table cells wrap to prevent it).
-                tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
-                wider = tab.evaluate("() => document.documentElement.scrollWidth - "
-                                     "document.documentElement.clientWidth")
-                if wider > 1:
-                    print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
-                          file=sys.stderr)
-                printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
-                tab.close()
+            yield context, base
         finally:
-            browser.close()
-    return printed, base
+            chromium.close()
+
+
+def print_pages(context, base: str, html: Path,
+                pages: list[str]) -> list[tuple[str, str, bytes]]:
+    """Each page printed by Chromium as (page, title, PDF bytes)."""
+    printed = []
+    for page in pages:
+        if not (html / f"{page}.html").is_file():
+            sys.exit(f"book_pdf: the build made no page {page}.html")
+        tab = context.new_page()
+        tab.goto(f"{base}/{page}.html", wait_until="load")
+        ready = tab.evaluate(_READY_JS)
+        if ready["broken"]:
+            sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
+        if ready["typeset"] < ready["maths"]:
+            sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
+                     f"{ready['maths']} formulas")
+        tab.emulate_media(media="print")
+        # The article is centred: anything wider than the sheet would cut every
+        # line's left edge, so say so (print.css lets table cells wrap to prevent it).
+        tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
+        wider = tab.evaluate("() => document.documentElement.scrollWidth - "
+                             "document.documentElement.clientWidth")
+        if wider > 1:
+            print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
+                  file=sys.stderr)
+        printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
+        tab.close()
+    return printed
+
+
+def print_html(context, document: str, **options) -> bytes:
+    """An HTML document of our own (cover, contents, stamps) printed to A4."""
+    tab = context.new_page()
+    tab.set_content(document, wait_until="load")
+    tab.evaluate("async () => { if (document.fonts) { await document.fonts.ready; } }")
+    data = tab.pdf(**{**PAGE_OPTIONS, **options})
+    tab.close()
+    return data
+
+
+def sheets(data: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
+# The front matter and the stamps are set in the fonts the site's print uses for text,
+# which have Cyrillic letters as well as Latin ones.
+_FRONT_STYLE = """
+  body { font-family: "Lato", "DejaVu Sans", "Liberation Sans", sans-serif; color: #222;
+         margin: 0; }
+  a { color: inherit; text-decoration: none; }
+"""
+
+
+def cover_html(title: str, author: str, language: str) -> str:
+    """The cover: the book's title and its authors, alone on the first sheet."""
+    return f"""<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">
+<style>{_FRONT_STYLE}
+  .cover {{ height: 250mm; display: flex; flex-direction: column;
+            justify-content: center; text-align: center; }}
+  h1 {{ font-size: 30pt; font-weight: 700; margin: 0 0 14mm; line-height: 1.25; }}
+  .rule {{ width: 40mm; margin: 0 auto 14mm; border-top: 1.5pt solid #0072b2; }}
+  .author {{ font-size: 13pt; color: #444; }}
+</style></head><body><div class="cover">
+<h1>{html_lib.escape(title)}</h1><div class="rule"></div>
+<div class="author">{html_lib.escape(author)}</div></div></body></html>"""
+
+
+def contents_html(heading: str, parts, titles: dict[str, str], numbers: dict[str, int],
+                  base: str, language: str) -> str:
+    """The printed table of contents: each part's caption, then its pages' titles with
+    the page where each begins (a link to it)."""
+    rows = []
+    for caption, pages in parts:
+        if caption:
+            rows.append(f'<div class="part">{html_lib.escape(caption)}</div>')
+        for page in pages:
+            rows.append(
+                f'<a class="entry" href="{base}/{page}.html">'
+                f'<span class="title">{html_lib.escape(titles[page])}</span>'
+                f'<span class="dots"></span><span class="number">{numbers[page]}</span></a>')
+    return f"""<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">
+<style>{_FRONT_STYLE}
+  h1 {{ font-size: 22pt; margin: 6mm 0 8mm; }}
+  .part {{ font-weight: 700; font-size: 12pt; margin: 6mm 0 2mm; break-after: avoid; }}
+  .entry {{ display: flex; align-items: baseline; font-size: 11pt; margin: 1.6mm 0 1.6mm 5mm; }}
+  .dots {{ flex: 1; border-bottom: 1px dotted #999; margin: 0 2mm; }}
+  .number {{ min-width: 8mm; text-align: right; }}
+</style></head><body><h1>{html_lib.escape(heading)}</h1>
+{"".join(rows)}</body></html>"""
+
+
+def stamps_html(headers: list[str | None], language: str) -> str:
+    """One A4 sheet per sheet of the book, transparent: the running title in the top
+    margin and the page number in the bottom one (nothing where the header is None)."""
+    sheets_html = []
+    for number, header in enumerate(headers, start=1):
+        inner = "" if header is None else (
+            f'<div class="head">{html_lib.escape(header)}</div>'
+            f'<div class="foot">{number}</div>')
+        sheets_html.append(f'<div class="sheet">{inner}</div>')
+    return f"""<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">
+<style>{_FRONT_STYLE}
+  @page {{ size: A4; margin: 0; }}
+  html, body {{ background: transparent; }}
+  .sheet {{ position: relative; width: 210mm; height: 296mm; overflow: hidden;
+            break-after: page; }}
+  .sheet:last-child {{ break-after: auto; }}
+  .head {{ position: absolute; top: 7mm; left: 14mm; right: 14mm; text-align: center;
+           font-size: 8pt; color: #666; white-space: nowrap; overflow: hidden;
+           text-overflow: ellipsis; padding-bottom: 1mm; border-bottom: 0.5pt solid #ccc; }}
+  .foot {{ position: absolute; bottom: 7mm; left: 0; right: 0; text-align: center;
+           font-size: 9pt; color: #444; }}
+</style></head><body>{"".join(sheets_html)}</body></html>"""
 
 
 def _link_target(uri: str, base: str) -> tuple[str, str] | None:
@@ -162,8 +323,10 @@ def _link_target(uri: str, base: str) -> tuple[str, str] | None:
     return (path[:-len(".html")], fragment) if path.endswith(".html") else None
 
 
-def merge(printed, base: str, title: str, author: str):
-    """One PDF: the pages in order, a bookmark per page, links inside the book kept inside."""
+def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes | None = None):
+    """One PDF: the front matter (cover, contents), then the pages in order, a bookmark per
+    page (none for the cover), links inside the book kept inside, and each sheet stamped
+    with its sheet of ``stamps`` (running title and page number)."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, NameObject, NullObject, NumberObject
 
@@ -179,7 +342,7 @@ def merge(printed, base: str, title: str, author: str):
     # (page, anchor) -> (sheet of the merged PDF, left, top).
     anchors: dict[tuple[str, str], tuple[int, float, float]] = {}
     sheet_page: list[str] = []
-    for page, page_title, data in printed:
+    for page, page_title, data in [*front, *printed]:
         reader = PdfReader(io.BytesIO(data))
         starts[page] = len(writer.pages)
         for name, dest in reader.named_destinations.items():
@@ -235,6 +398,14 @@ def merge(printed, base: str, title: str, author: str):
     if "/Names" in writer.root_object:
         del writer.root_object[NameObject("/Names")]
 
+    if stamps is not None:
+        stamp_sheets = PdfReader(io.BytesIO(stamps)).pages
+        if len(stamp_sheets) != len(writer.pages):
+            sys.exit(f"book_pdf: {len(stamp_sheets)} stamp sheets for "
+                     f"{len(writer.pages)} sheets of the book")
+        for sheet, stamp in zip(writer.pages, stamp_sheets):
+            sheet.merge_page(stamp)
+
     writer.page_mode = "/UseOutlines"
     # Only what describes the book: no creation or modification time, so a rebuild of
     # unchanged pages differs as little as Chromium allows.
@@ -247,12 +418,41 @@ def merge(printed, base: str, title: str, author: str):
 
 
 def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
-    """Print the book in ``html`` to ``out``; return what was made, for the log."""
+    """Print the book in ``html`` to ``out``; return what was made, for the log.
+
+    Pages are numbered by their place in the PDF (the cover is page 1, unnumbered), so a
+    printed number is the number a PDF reader shows. The contents are printed once to
+    learn how many sheets they take, then again with the page numbers that follow."""
     started = time.monotonic()
     config = yaml.safe_load((root / "_config.yml").read_text())
-    pages = toc_pages(root)
-    printed, base = print_pages(html, pages)
-    writer = merge(printed, base, config.get("title", "Book"), config.get("author", ""))
+    language = (config.get("sphinx", {}).get("config", {}) or {}).get("language", "en")
+    _ = translator(language, "book_pdf")
+    heading = _("Contents")
+    title, author = config.get("title", "Book"), config.get("author", "")
+    pages, parts = toc_pages(root), toc_parts(root)
+    with browser(html) as (context, base):
+        printed = print_pages(context, base, html, pages)
+        titles = {page: page_title for page, page_title, _data in printed}
+        lengths = [sheets(data) for _page, _title, data in printed]
+        cover = print_html(context, cover_html(title, author, language))
+        contents_sheets, contents = 1, b""
+        for _attempt in range(3):
+            first = sheets(cover) + contents_sheets + 1
+            numbers = {}
+            for page, length in zip(pages, lengths):
+                numbers[page], first = first, first + length
+            contents = print_html(context, contents_html(
+                heading, parts, titles, numbers, base, language))
+            if sheets(contents) == contents_sheets:
+                break
+            contents_sheets = sheets(contents)
+        headers = ([None] * sheets(cover) + [heading] * contents_sheets
+                   + [page_title for (_p, page_title, _d), length in zip(printed, lengths)
+                      for _sheet in range(length)])
+        stamps = print_html(context, stamps_html(headers, language), print_background=False,
+                            margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+    front = [("_cover", None, cover), ("_contents", heading, contents)]
+    writer = merge(printed, base, title, author, front=front, stamps=stamps)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as handle:
         writer.write(handle)

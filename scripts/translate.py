@@ -338,11 +338,11 @@ def package_catalog_path(module: Path) -> Path:
 # --- the words the book's scripts and extension write ------------------------------------
 
 #: Files outside the package whose ``_("...")`` strings reach a page (the teacher's
-#: snippets page, the launch notebooks, the "Run this chapter" note); each has a catalog
-#: in locale/ru/code/.
+#: snippets page, the launch notebooks, the "Run this chapter" note, the PDF's contents);
+#: each has a catalog in locale/ru/code/.
 CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
                 "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
-                "scripts/homework.py", "scripts/grade.py")
+                "scripts/homework.py", "scripts/grade.py", "scripts/book_pdf.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

@@ -202,9 +202,10 @@ IN_RUSSIAN = {
 }
 
 
-def _shown(output) -> list[str]:
+def _shown(output, *, between_tags: str = " ") -> list[str]:
     """The text of one stored output as a reader meets it: printed lines, tables and
-    live sentences (HTML without its tags, scripts and styles), no glue records."""
+    live sentences (HTML without its tags, scripts and styles; ``between_tags="\n"``
+    puts each table cell on a line of its own), no glue records."""
     if output.get("output_type") == "stream":
         return [output.get("text", "")]
     data = output.get("data", {})
@@ -213,7 +214,7 @@ def _shown(output) -> list[str]:
     if "text/html" in data:
         text = data["text/html"]
         text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
-        text = re.sub(r"<[^>]+>", " ", text)
+        text = re.sub(r"<[^>]+>", between_tags, text)
         return [html.unescape(text)]
     plain = data.get("text/plain", "")
     # a widget or a figure's placeholder is not text a reader reads

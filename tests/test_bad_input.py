@@ -50,8 +50,9 @@ from reliability.figures import verifiers as fig_verifiers
 # start with an underscore, so it is not public API).
 NOT_SWEPT = {"reliability._validate"}
 PACKAGES = ("reliability", "reliability.harness", "reliability.lab")
-#: Packages with no API of their own whose modules are swept: one module per chapter topic.
-MODULE_PACKAGES = ("reliability.figures",)
+#: Packages whose modules are swept: one module per chapter topic (figures), one per job
+#: of the page helpers (notebook, whose own __all__ re-exports its modules' names).
+MODULE_PACKAGES = ("reliability.figures", "reliability.notebook")
 
 
 def _modules():
@@ -654,7 +655,7 @@ REGISTRY = {
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
     # notebook
-    "reliability.notebook.setup": Entry(lambda: notebook.setup, dict(language="en")),
+    "reliability.notebook.style.setup": Entry(lambda: notebook.setup, dict(language="en")),
     # i18n (valid examples keep English: the sweep must not leave the package in Russian)
     "reliability.claims.check": Entry(lambda: claims.check, dict(claim="c", holds=True)),
     "reliability.claims.where": Entry(lambda: claims.where, dict(value=0.5, low=0.2, high=0.8)),
@@ -711,20 +712,20 @@ REGISTRY = {
                                          dict(template="{runs:,d} runs give {rate}")),
     "reliability.i18n.read_po": Entry(lambda: i18n.read_po, dict(
         path=str(i18n.LOCALE / "ru" / "parameters.po"))),
-    "reliability.notebook.glued": Entry(lambda: notebook.glued, dict(value=0.5),
+    "reliability.notebook.glue.glued": Entry(lambda: notebook.glued, dict(value=0.5),
                                         anything=("value",)),
-    "reliability.notebook.glue_values": Entry(lambda: notebook.glue_values, {}),
-    "reliability.notebook.percent_axis": Entry(lambda: notebook.percent_axis,
+    "reliability.notebook.glue.glue_values": Entry(lambda: notebook.glue_values, {}),
+    "reliability.notebook.style.percent_axis": Entry(lambda: notebook.percent_axis,
                                                dict(axis=_AX.yaxis)),
-    "reliability.notebook.figure_problems": Entry(lambda: notebook.figure_problems, dict(
+    "reliability.notebook.legibility.figure_problems": Entry(lambda: notebook.figure_problems, dict(
         fig=_FIG, column_px=360.0, min_text_px=7.5)),
-    "reliability.notebook.table": Entry(lambda: notebook.table, dict(
+    "reliability.notebook.tables.table": Entry(lambda: notebook.table, dict(
         frame=__import__("pandas").DataFrame({"a": [0.5]}), name="t",
         formats={"a": "{:.1%}"}, index=False),
         ok={"formats": lambda v: v is None or isinstance(v, str)}),
-    "reliability.notebook.animation_html": Entry(lambda: notebook.animation_html, dict(
+    "reliability.notebook.animation.animation_html": Entry(lambda: notebook.animation_html, dict(
         animation=_ANIM, name="a")),
-    "reliability.notebook.scrubber": Entry(lambda: notebook.scrubber, dict(
+    "reliability.notebook.animation.scrubber": Entry(lambda: notebook.scrubber, dict(
         draw=lambda fig, value: None, values=[1, 2], name="s", figsize=(2.0, 1.0))),
     # datasets and parameters
     "reliability.datasets.names": Entry(lambda: datasets.names, {}),

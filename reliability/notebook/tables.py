@@ -1,0 +1,99 @@
+"""Tables a projector can show: a pandas DataFrame as HTML with its numbers and words in
+the page's language and element ids that are the same on every run (:func:`table`).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from .. import _validate, i18n
+from ..numbers import known_identifiers, said
+from ._names import _name
+
+__all__ = ["table"]
+
+
+def table(frame, *, name: str, formats=None, index: bool = False):
+    """``frame`` (a pandas DataFrame) as an HTML table a projector can show: each column
+    in ``formats`` written with its format (``{"share": "{:.1%}"}``, or one format for
+    every number), the index hidden unless ``index``, and the element ids derived from
+    ``name`` so the stored output is the same on every run."""
+    import pandas as pd
+    from IPython.display import HTML
+
+    _validate.instance("frame", frame, pd.DataFrame)
+    _name(name)
+    if formats is not None and not isinstance(formats, (str, dict)) and not callable(formats):
+        raise ValueError(f"formats must be None, a format string, a function or a dict of "
+                         f"them by column, got {formats!r}")
+    index = _validate.flag("index", index)
+    # Headers and text cells marked for translation (N_) show in the page's language;
+    # the frame itself keeps its English column names for the code that reads it.
+    english_columns = list(frame.columns)  # by position: the renamed ones are translated
+    frame = frame.rename(columns=i18n.translate, index=i18n.translate)
+    if formats is not None and isinstance(formats, dict):
+        formats = {i18n.translate(k): v for k, v in formats.items()}
+    text_columns = [i for i, c in enumerate(frame.columns)
+                    if frame.iloc[:, i].dtype == object
+                    or pd.api.types.is_string_dtype(frame.iloc[:, i])]
+    known = set(known_identifiers())
+    if text_columns:
+        # a cell holding a code name (a status, a failure class, a guardrail) shows the
+        # words a reader reads for it ("wrong_record": "wrong record, self-consistent")
+        frame = frame.copy()
+        for i in text_columns:
+            frame.isetitem(i, [said(v) if isinstance(v, str) and v in known else v
+                               for v in frame.iloc[:, i]])
+    if text_columns and i18n.get_language() != "en":
+        frame = frame.copy()
+        for i in text_columns:
+            # a cell reads as its column gives it context ("low" confidence), else plainly
+            english = english_columns[i]
+            context = english[-1] if isinstance(english, tuple) else english
+            frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
+                               for v in frame.iloc[:, i]])
+    style = frame.style.set_uuid(name)
+    if isinstance(formats, str):
+        # One format for every number: whole-number columns (k, n, a count) stay whole,
+        # not 1.000, 2.000.
+        formats = {c: formats for i, c in enumerate(frame.columns)
+                   if not pd.api.types.is_integer_dtype(frame.iloc[:, i])
+                   and i not in text_columns}
+    if i18n.get_language() != "en":
+        # Numbers in the page's language (reliability.numbers): «0,805», «2 000»
+        style = style.format(lambda value: _localised(value, "{}"))
+        if isinstance(formats, dict):
+            formats = {k: _localiser(v) for k, v in formats.items()}
+        elif formats is not None:
+            formats = _localiser(formats)
+    if formats is not None:
+        style = style.format(formats)
+    if not index:
+        style = style.hide(axis="index")
+    return HTML(style.to_html())
+
+
+def _localised(value, template: str) -> str:
+    """``template.format(value)`` with its number written by reliability.numbers."""
+    import string
+
+    from ..numbers import fmt
+
+    if isinstance(value, str) or not isinstance(value, numbers.Number) or \
+            isinstance(value, bool):
+        return template.format(value)
+    out = []
+    for literal, field, format_spec, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            out.append(fmt(value.item() if hasattr(value, "item") else value,
+                            format_spec or ""))
+    return "".join(out)
+
+
+def _localiser(format_):
+    """A table format (a ``"{:.1%}"`` string or a function) as a function writing its
+    numbers in the page's language."""
+    if callable(format_):
+        return format_
+    return lambda value: _localised(value, format_)

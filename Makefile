@@ -40,11 +40,12 @@ book: $(STAMP)
 # its output compared with its chapter's stored outputs (nbval's rules; tests/sanitize.cfg),
 # the launch notebooks up to date and run in emulated Binder, Colab and pip environments, the
 # book built with warnings as errors, and every page of it opened in headless Chromium
-# (installed first where missing). Executed copies go to a temporary folder.
+# (installed first where missing). Executed copies go to a temporary folder. The run ends
+# with where its time went, by kind (tests/conftest.py), and its 25 slowest tests.
 test: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
-	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider --durations=25 tests
 
 # A quick look after regenerating one chapter (CHAPTER=chapters/x.ipynb, or every chapter
 # of both editions): nbval runs it against its stored outputs, without the widgets and the

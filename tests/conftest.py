@@ -42,3 +42,120 @@ def built_site(tmp_path_factory):
                 assert ran.returncode == 0, f"scripts/{script}:\n{ran.stdout}\n{ran.stderr}"
             done.write_text(json.dumps(build_book.build(out)))
     return build_book.site(out), json.loads(done.read_text())
+
+
+# --- where the test run's time goes --------------------------------------------------------
+# Every test is timed by kind, and the run ends with one table: the seconds spent inside
+# papermill runs (notebooks.execute) and inside book builds (build_book.build), measured
+# where they happen, then the rest of each test's time by what the test drives: a browser
+# (the browser_context fixture, or Playwright started in the test), a kernel with real
+# widgets (the kernel fixture), an emulated Binder, Colab, pip or hub environment
+# (test_environments.py, the hub fixture), or nothing heavy. With xdist the workers' times
+# add up (two workers: about twice the wall-clock time). `--durations=25` (make test)
+# lists the slowest tests themselves.
+import functools  # noqa: E402
+import time  # noqa: E402
+
+#: The kinds in the order the table lists them.
+COST_KINDS = ("papermill runs", "book builds", "browser tests", "real-widget kernels",
+              "environment emulations", "the rest")
+#: Seconds spent so far in this process inside the measured calls, by kind.
+_SPENT = {"papermill runs": 0.0, "book builds": 0.0}
+#: The same at the end of the last test phase: a phase spent the difference.
+_SPENT_BEFORE = dict(_SPENT)
+_BROWSER_STARTED = []
+
+
+def _timed(function, kind):
+    @functools.wraps(function)
+    def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _SPENT[kind] += time.perf_counter() - started
+    return timed
+
+
+def _measure_the_expensive_calls() -> None:
+    """Wrap the calls whose time is measured, before any test module imports them."""
+    import build_book
+    import notebooks
+
+    notebooks.execute = _timed(notebooks.execute, "papermill runs")
+    build_book.build = _timed(build_book.build, "book builds")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        return
+    started = sync_api.sync_playwright
+
+    @functools.wraps(started)
+    def sync_playwright(*args, **kwargs):
+        _BROWSER_STARTED.append(True)
+        return started(*args, **kwargs)
+
+    sync_api.sync_playwright = sync_playwright
+
+
+_measure_the_expensive_calls()
+
+
+def _kind(item) -> str:
+    """What a test drives, for the time left after its papermill runs and book builds."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "browser_context" in fixtures or _BROWSER_STARTED:
+        return "browser tests"
+    if "kernel" in fixtures:
+        return "real-widget kernels"
+    module = getattr(getattr(item, "module", None), "__name__", "")
+    if module == "test_environments" or "hub" in fixtures:
+        return "environment emulations"
+    return "the rest"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report carries its kind and the measured seconds it spent."""
+    outcome = yield
+    report = outcome.get_result()
+    spent = {kind: _SPENT[kind] - _SPENT_BEFORE[kind] for kind in _SPENT}
+    _SPENT_BEFORE.update(_SPENT)
+    report.user_properties.append(("cost", {"kind": _kind(item), **spent}))
+    if call.when == "teardown":
+        _BROWSER_STARTED.clear()
+
+
+_COST = dict.fromkeys(COST_KINDS, 0.0)
+_COST_TESTS = {kind: set() for kind in COST_KINDS}
+
+
+def pytest_runtest_logreport(report):
+    """Add up each phase's seconds (on the controller too, from every xdist worker)."""
+    cost = dict(report.user_properties).get("cost")
+    if cost is None:
+        return
+    measured = 0.0
+    for kind in _SPENT:
+        if cost.get(kind, 0.0) > 0:
+            _COST[kind] += cost[kind]
+            _COST_TESTS[kind].add(report.nodeid)
+            measured += cost[kind]
+    _COST[cost["kind"]] += max(report.duration - measured, 0.0)
+    if report.when == "call":
+        _COST_TESTS[cost["kind"]].add(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if hasattr(config, "workerinput") or not any(_COST.values()):
+        return
+    total = sum(_COST.values())
+    # a test with a papermill run or a book build is counted there, not again as the rest
+    measured = set().union(*(_COST_TESTS[kind] for kind in _SPENT))
+    _COST_TESTS["the rest"] -= measured
+    write = terminalreporter.write_line
+    terminalreporter.section("where the time goes (seconds, summed over workers)")
+    for kind in COST_KINDS:
+        write(f"{kind:<24}{_COST[kind]:>9.0f} s {_COST[kind] / total:>6.1%}  "
+              f"({len(_COST_TESTS[kind])} tests)")
+    write(f"{'total':<24}{total:>9.0f} s")

@@ -29,11 +29,11 @@ venv: $(STAMP)
 # The main job: both editions from stored outputs (nothing executes), the English book
 # into _build/html and the Russian one into _build/html/ru, each with its launch
 # notebooks and their zip, and each printed to one PDF inside it by headless Chromium
-# (scripts/build_book.py, scripts/book_pdf.py).
+# (bookbuild/site.py, bookbuild/book_pdf.py).
 book: $(STAMP)
 	bash scripts/ensure_browser.sh
 	bash scripts/vendor_assets.sh
-	$(BIN)/python scripts/build_book.py
+	$(BIN)/python -m bookbuild book
 
 # Every check: the package's tests, each chapter re-run by papermill at the ends of its
 # parameter ranges, each launch notebook run in a real kernel with its sliders moved and
@@ -59,26 +59,19 @@ nbval: $(STAMP)
 # CHAPTER=chapters/x.ipynb or CHAPTER=ru/chapters/x.ipynb), then the Russian pages, the
 # launch notebooks and the teacher's pages that are made from them.
 outputs: $(STAMP)
-	$(BIN)/python scripts/regenerate.py $(CHAPTER)
-	$(BIN)/python scripts/translate.py build
-	$(BIN)/python scripts/launch_notebooks.py
-	$(BIN)/python scripts/teacher_page.py
-	$(BIN)/python scripts/hub_links.py
+	$(BIN)/python -m bookbuild outputs $(CHAPTER)
 
 # The Russian book from the catalogs (locale/ru), the plain notebooks behind the Binder,
 # Colab and download buttons, from the chapters; and the teacher's snippets page and the
 # landing page's chapter times, and the hub page's links (both editions).
 notebooks: $(STAMP)
-	$(BIN)/python scripts/translate.py build
-	$(BIN)/python scripts/launch_notebooks.py
-	$(BIN)/python scripts/teacher_page.py
-	$(BIN)/python scripts/hub_links.py
+	$(BIN)/python -m bookbuild notebooks
 
 # Grade the homework: every notebook in SUBMISSIONS=folder, each run from the top in a
 # fresh kernel, into OUT (scores.csv): one row per student and problem, then the total
-# (scripts/grade.py; LANGUAGE=ru writes the reasons in Russian).
+# (bookbuild/grade.py; LANGUAGE=ru writes the reasons in Russian).
 grade: $(STAMP)
-	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),scores.csv)" \
+	$(BIN)/python -m bookbuild grade "$(SUBMISSIONS)" --out "$(or $(OUT),scores.csv)" \
 		--language $(or $(LANGUAGE),en)
 
 # Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
@@ -96,7 +89,7 @@ $(LAB_STAMP): binder/requirements.txt pyproject.toml
 # Re-resolve both pinned environments from their roots (see scripts/pin_environments.sh).
 pins:
 	@$(MAKE) --no-print-directory python-version
-	PYTHON=$(PYTHON) bash scripts/pin_environments.sh
+	PYTHON=$(PYTHON) $(PYTHON) -m bookbuild pins
 
 # Measurements, not tests: the simulation against its floor, each explorer's update time
 # in a kernel, and the weight of every page of a built book (run `make book` first).

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bookbuild/
 
-from notebooks import chapters, execute
+from bookbuild.run import chapters, execute
 
 BUDGET_MS = 150
 REPEATS = 3

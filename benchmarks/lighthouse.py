@@ -38,9 +38,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))  # bookbuild/, not installed
 
-from book_pdf import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 # What GitHub Pages compresses: text, not images or woff2 fonts (already compressed).
@@ -159,15 +159,15 @@ def main() -> int:
     tmp = None
     html_root = args.html
     if html_root is None:
-        import build_book
+        import bookbuild.site
 
         tmp = tempfile.mkdtemp(prefix="lighthouse-")
-        result = build_book.build(Path(tmp), pdf=False)
-        if build_book.failed(result):
-            print(f"lighthouse: the build failed: {build_book.failed(result)}",
+        result = bookbuild.site.build(Path(tmp), pdf=False)
+        if bookbuild.site.failed(result):
+            print(f"lighthouse: the build failed: {bookbuild.site.failed(result)}",
                   file=sys.stderr)
             return 1
-        html_root = build_book.site(Path(tmp))
+        html_root = bookbuild.site.site(Path(tmp))
     server, base = serve(html_root)
     try:
         chosen = [p for p in pages(html_root)

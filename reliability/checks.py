@@ -147,7 +147,7 @@ def judge(value: float, expected: float, *, whole: bool = False,
           tolerance: float | None = None) -> str:
     """How near ``value`` is to ``expected``: ``right``, ``close``, ``units`` (right but a
     share for a percentage, or the reverse) or ``wrong``; the rules of the module's
-    docstring, shared with the teacher's homework grader (scripts/grade.py)."""
+    docstring, shared with the teacher's homework grader (bookbuild/grade.py)."""
     value = _validate.real("value", value)
     expected = _validate.real("expected", expected)
     whole = _validate.flag("whole", whole)

@@ -5,7 +5,7 @@ number for the teacher's grader, and says nothing about whether it is right.
 >>> answer("hw2", 22.5)
 Saved: your answer to problem hw2 (the horizon, in steps) is 22.5.
 
-The key is not here: the teacher's grader (``scripts/grade.py`` in the repository)
+The key is not here: the teacher's grader (``bookbuild/grade.py`` in the repository)
 computes each answer from the package when it grades, so no answer is stored anywhere a
 student's copy of the package could show it.
 """
@@ -19,7 +19,7 @@ from .numbers import number
 __all__ = ["PROBLEMS", "MIME", "answer"]
 
 #: What each homework problem's number is, by its label (the statements and the key are
-#: the teacher's: scripts/homework.py).
+#: the teacher's: bookbuild/homework.py).
 PROBLEMS: dict[str, str] = {
     "hw1": N_("the share of conversations with every turn right"),
     "hw2": N_("the horizon, in steps"),

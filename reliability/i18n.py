@@ -4,7 +4,7 @@ legends, table headers and the sentences of live explorers.
 The English text in the code is the message; a Russian chapter calls
 ``setup(language="ru")`` (:func:`reliability.notebook.setup`), and every marked string
 is looked up in the gettext catalogs under ``reliability/locale/ru/`` (one per module,
-kept in step with the code by ``scripts/translate.py update``). A string with no
+kept in step with the code by ``python -m bookbuild update``). A string with no
 translation, or one marked outdated (*fuzzy*), falls back to English; the tests fail
 on either, so a published page never shows one.
 

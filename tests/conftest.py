@@ -1,8 +1,8 @@
-import sys
 from pathlib import Path
 
-# The papermill helpers live in scripts/ so that `make outputs` and the tests share them.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+# The build's modules (bookbuild/: papermill runs, the editions, the site) are imported
+# from the repository's root (pyproject.toml's pytest `pythonpath`), so that `make
+# outputs` and the tests share them.
 
 # Property-based tests draw the same examples on every run, so a pass or a failure in CI
 # is one that anyone can reproduce (a failure still names its falsifying example).
@@ -23,10 +23,10 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """Both editions built once per test run (English at the site's root, Russian under
-    ru/, each with its PDF) by scripts/build_book.py, shared by every test module and
+    ru/, each with its PDF) by bookbuild/site.py, shared by every test module and
     every xdist worker: the first to ask builds, under a lock, the others wait and reuse.
     Returns the site folder and the build's result (return codes and logs)."""
-    import build_book
+    import bookbuild.site
 
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -40,14 +40,14 @@ def built_site(tmp_path_factory):
                                                   / "scripts" / script)],
                                      capture_output=True, text=True)
                 assert ran.returncode == 0, f"scripts/{script}:\n{ran.stdout}\n{ran.stderr}"
-            done.write_text(json.dumps(build_book.build(out)))
-    return build_book.site(out), json.loads(done.read_text())
+            done.write_text(json.dumps(bookbuild.site.build(out)))
+    return bookbuild.site.site(out), json.loads(done.read_text())
 
 
 # --- where the test run's time goes --------------------------------------------------------
 # Every test is timed by kind, and the run ends with one table: the seconds spent inside
-# papermill runs (notebooks.execute) and inside book builds (build_book.build), measured
-# where they happen, then the rest of each test's time by what the test drives: a browser
+# papermill runs (bookbuild.run.execute) and inside book builds (bookbuild.site.build),
+# measured where they happen, then the rest of each test's time by what the test drives: a browser
 # (the browser_context fixture, or Playwright started in the test), a kernel with real
 # widgets (the kernel fixture), an emulated Binder, Colab, pip or hub environment
 # (test_environments.py, the hub fixture), or nothing heavy. With xdist the workers' times
@@ -79,11 +79,11 @@ def _timed(function, kind):
 
 def _measure_the_expensive_calls() -> None:
     """Wrap the calls whose time is measured, before any test module imports them."""
-    import build_book
-    import notebooks
+    import bookbuild.run
+    import bookbuild.site
 
-    notebooks.execute = _timed(notebooks.execute, "papermill runs")
-    build_book.build = _timed(build_book.build, "book builds")
+    bookbuild.run.execute = _timed(bookbuild.run.execute, "papermill runs")
+    bookbuild.site.build = _timed(bookbuild.site.build, "book builds")
     try:
         from playwright import sync_api
     except ImportError:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from notebooks import ROOT, chapters
+from bookbuild.run import ROOT, chapters
 
 pytestmark = pytest.mark.xdist_group(name="book")
 
@@ -17,11 +17,11 @@ def built_book(built_site):
 
 
 def test_book_builds_without_warnings(built_book):
-    """Both editions (scripts/build_book.py), with every warning an error, and their PDFs."""
-    import build_book
+    """Both editions (bookbuild/site.py), with every warning an error, and their PDFs."""
+    import bookbuild.site
 
     result, _ = built_book
-    assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
+    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
 
 
 def test_every_chapter_has_a_page(built_book):
@@ -36,7 +36,7 @@ def test_launch_notebooks_show_the_numbers_the_page_shows(built_book):
     prose gives it (both formatted from the same stored output)."""
     import re
 
-    import launch_notebooks
+    from bookbuild import launch_notebooks
 
     _, html = built_book
     bibliography = launch_notebooks.Bibliography.load()
@@ -174,7 +174,7 @@ def test_no_english_is_left_on_the_russian_pages(built_book):
     tables and printed lines are in Russian: no run of English words in its text (code,
     maths, numbers and citations apart), and no English label. Names (GPT-4o, Binder,
     Colab, Huang et al.) are not English sentences."""
-    import translate
+    from bookbuild import catalogs
 
     _, html = built_book
     found = {}
@@ -185,9 +185,9 @@ def test_no_english_is_left_on_the_russian_pages(built_book):
         words = _Words()
         words.feed(path.read_text(encoding="utf-8"))
         text = " ".join(words.text)
-        english = translate.english_phrases(text) + [
+        english = catalogs.english_phrases(text) + [
             label for label in words.labels + words.text
-            if len(label) < 60 and translate.english_label(label)]
+            if len(label) < 60 and catalogs.english_label(label)]
         if english:
             found[path.relative_to(html).as_posix()] = sorted(set(english))[:6]
     assert not found, found
@@ -196,7 +196,7 @@ def test_no_english_is_left_on_the_russian_pages(built_book):
 def test_every_link_to_a_section_lands_on_it_in_both_editions(built_book):
     """A link to ``page.html#section`` (the teacher's guide links to chapter sections)
     finds that id on that page, in English and in Russian, where headings have no Latin
-    letters to make an id from (scripts/build_book.py gives them the English ids too)."""
+    letters to make an id from (bookbuild/site.py gives them the English ids too)."""
     _, html = built_book
     link = re.compile(r'href="([^"#:]+\.html)?#([^"]+)"')
     ids: dict = {}

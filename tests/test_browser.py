@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 # The PDF step drives the same Chromium the same way: one list of flags, one server.
-from book_pdf import CHROMIUM, CHROMIUM_ARGS, LOCAL_HOST, serve, toc_pages
-from notebooks import ROOT
+from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, LOCAL_HOST, serve, toc_pages
+from bookbuild.run import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="browser")
 
@@ -37,7 +37,7 @@ ALLOWED_CONSOLE_ERRORS: list[tuple[str, str]] = [
 
 
 # Sphinx's own pages are read too (a reader lands on search from the navbar). The Russian
-# edition's pages are the same pages under ru/ (scripts/build_book.py).
+# edition's pages are the same pages under ru/ (bookbuild/site.py).
 ENGLISH_PAGES = toc_pages() + ["search", "genindex"]
 RUSSIAN_PAGES = [f"ru/{page}" for page in toc_pages(ROOT / "ru") + ["search", "genindex"]]
 PAGES = ENGLISH_PAGES + RUSSIAN_PAGES
@@ -59,10 +59,10 @@ def _run_helper(script: str) -> None:
 def site(built_site):
     """The book built from stored outputs (both editions, with their offline assets;
     tests/conftest.py builds it once per run), served on 127.0.0.1."""
-    import build_book
+    import bookbuild.site
 
     html, result = built_site
-    assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
+    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
     with serve(html) as base:
         yield html, base
 
@@ -474,10 +474,11 @@ def test_chapter_says_how_to_run_it(report):
     page, seen = report
     note = seen["run_note"]
     assert note is not None, f"{page} has no 'Run this chapter' note"
-    from translate import translator
+    from bookbuild.catalogs import translator
 
     _ = translator(_language(page), "reader_pages")
-    assert f"scripts/rerun.py {page}.ipynb" in note and "Binder" in note and "Colab" in note
+    assert f"-m bookbuild rerun {page}.ipynb" in note and "Binder" in note \
+        and "Colab" in note
     assert _("Its parameters and the values they accept:") in note, note
 
 

@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from notebooks import ROOT, chapters
+from bookbuild.run import ROOT, chapters
 
 # Both editions: a Russian chapter is the English code with Russian words, which must fit
 # the page as well.

@@ -82,7 +82,7 @@ def test_bad_input_names_the_parameter():
 def _check_cells(language):
     import json
 
-    import launch_notebooks
+    from bookbuild import launch_notebooks
     folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
     found = {}
     for path in sorted(folder.glob("*.ipynb")):

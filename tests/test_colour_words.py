@@ -10,7 +10,7 @@ import re
 import nbformat
 import pytest
 
-from notebooks import ROOT, chapters
+from bookbuild.run import ROOT, chapters
 
 #: Colour words that name no colour of the palette.
 NOT_IN_THE_PALETTE = re.compile(r"\b(red|reds|reddish|pink|brown|navy|cyan|magenta|"

@@ -21,7 +21,7 @@ from importlib import metadata
 
 from packaging.requirements import Requirement
 
-from notebooks import ROOT
+from bookbuild.run import ROOT
 
 PACKAGE = ROOT / "reliability"
 #: What runs a notebook's cells, which a student has whenever a notebook runs at all.

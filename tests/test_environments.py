@@ -30,7 +30,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from notebooks import ROOT, chapters, execute, merged_streams
+from bookbuild.run import ROOT, chapters, execute, merged_streams
 
 pytestmark = pytest.mark.xdist_group(name="environments")
 

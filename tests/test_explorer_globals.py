@@ -12,8 +12,8 @@ import symtable
 
 import pytest
 
-import launch_notebooks
-from notebooks import chapters
+from bookbuild import launch_notebooks
+from bookbuild.run import chapters
 
 CHAPTERS = chapters()
 NOTEBOOKS = [folder / p.name for folder in (launch_notebooks.CHAPTERS,

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-import launch_notebooks
-from notebooks import chapters
+from bookbuild import launch_notebooks
+from bookbuild.run import chapters
 from reliability import notebook
 from reliability.notebook import GLUE_DIGITS, glued
 from reliability.numbers import glued_text

@@ -1,4 +1,4 @@
-"""scripts/grade.py: a folder of submitted homework notebooks, each run in a fresh kernel,
+"""bookbuild/grade.py: a folder of submitted homework notebooks, each run in a fresh kernel,
 becomes one CSV of scores per student and problem; a broken notebook never stops it."""
 
 import csv
@@ -8,9 +8,9 @@ import re
 import nbformat
 import pytest
 
-import grade
-import homework
-from launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS
+from bookbuild import grade
+from bookbuild import homework
+from bookbuild.launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS
 from reliability import i18n
 from reliability.homework import answer
 

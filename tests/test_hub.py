@@ -1,5 +1,5 @@
 """A class on a real JupyterHub, on this machine: two students open the same nbgitpuller
-link (scripts/hub_links.py) for a chapter, each gets their own copy in their own server,
+link (bookbuild/hub_links.py) for a chapter, each gets their own copy in their own server,
 runs it in their own kernel, and one student's edit survives the teacher's next commit
 and the next pull without reaching the other student.
 
@@ -27,8 +27,7 @@ import pytest
 requests = pytest.importorskip("requests")
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import hub_links  # noqa: E402
+from bookbuild import hub_links  # noqa: E402
 
 PROXY = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
 CHAPTER = "notebooks/01_chain_decay.ipynb"

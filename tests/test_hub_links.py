@@ -1,4 +1,4 @@
-"""The nbgitpuller links of the teacher's hub page (scripts/hub_links.py and
+"""The nbgitpuller links of the teacher's hub page (bookbuild/hub_links.py and
 book/_static/hub_links.js): what they encode, that both editions' pages carry them up to
 date, and that the page's script writes the same links as the Python generator."""
 
@@ -7,16 +7,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import hub_links  # noqa: E402
-from launch_notebooks import repository  # noqa: E402
+from bookbuild import hub_links  # noqa: E402
+from bookbuild.launch_notebooks import repository  # noqa: E402
 
 HUB = "https://hub.example.edu/"
 
@@ -73,7 +71,7 @@ def test_a_hub_address_that_is_not_one_is_refused(bad):
 def test_the_hub_pages_carry_the_current_links(page, language):
     text = page.read_text()
     assert hub_links.with_panel(text, hub_links.panel(language)) == text, (
-        "run scripts/hub_links.py")
+        "run python -m bookbuild.hub_links")
     repo, branch = repository()
     assert f'data-repo="{repo}"' in text and f'data-branch="{branch}"' in text
     assert text.count('class="hub-link"') == len(hub_links.paths(language))
@@ -104,7 +102,7 @@ def test_typing_the_hub_address_writes_the_links_in_the_page(tmp_path):
     leaves the links empty with the catalog's message; a real one fills every link with
     what Python makes, and a reload remembers it."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    from book_pdf import CHROMIUM, CHROMIUM_ARGS
+    from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS
 
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing")

@@ -5,12 +5,12 @@ import gettext
 import pandas as pd
 import pytest
 
-import translate
+from bookbuild import catalogs
 from reliability import i18n, notebook
 
 
 def _catalogs():
-    return sorted(i18n.LOCALE.glob("*/*.po")) + sorted(translate.LOCALE.rglob("*.po"))
+    return sorted(i18n.LOCALE.glob("*/*.po")) + sorted(catalogs.LOCALE.rglob("*.po"))
 
 
 class _Catalog(gettext.NullTranslations):
@@ -32,7 +32,7 @@ def test_the_compiled_catalogs_give_every_current_translation(path):
     """gettext, reading the catalogs compiled in memory, gives each module's translated,
     current entries (plural entries in each of their forms)."""
     with i18n.language("ru"):
-        for message in translate.read_catalog(path):
+        for message in catalogs.read_catalog(path):
             if not message.id or message.fuzzy or not message.string:
                 continue
             if isinstance(message.id, tuple):

@@ -11,9 +11,9 @@ from urllib.parse import unquote
 
 import pytest
 
-import launch_notebooks
-from notebooks import ROOT, chapters
-from translate import translator
+from bookbuild import launch_notebooks
+from bookbuild.run import ROOT, chapters
+from bookbuild.catalogs import translator
 
 CHAPTERS = chapters()
 IDS = [p.stem for p in CHAPTERS]
@@ -44,7 +44,7 @@ def test_launch_notebooks_are_up_to_date(tmp_path, language):
     folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
     fresh = {p.name: p.read_text() for p in tmp_path.glob("*.ipynb")}
     committed = {p.name: p.read_text() for p in folder.glob("*.ipynb")}
-    # every chapter's, and the homework's (scripts/homework.py)
+    # every chapter's, and the homework's (bookbuild/homework.py)
     assert sorted(fresh) == sorted(committed) == sorted(
         [p.name for p in CHAPTERS] + ["homework.ipynb"])
     for name in launch_notebooks.COMPANIONS:   # README.md, requirements.txt
@@ -212,7 +212,7 @@ def test_citations_are_linked_text_with_a_reference_list(path):
 
 def test_a_role_without_a_rendering_is_refused(tmp_path):
     chapter = launch_notebooks.Chapter(tmp_path / "x.ipynb", {}, launch_notebooks.Bibliography())
-    with pytest.raises(ValueError, match="teach scripts/launch_notebooks.py"):
+    with pytest.raises(ValueError, match="teach bookbuild/launch_notebooks.py"):
         chapter.prose("a {mystery}`role` here")
     with pytest.raises(ValueError, match="which no stored output glues"):
         chapter.prose("{glue:text}`missing:.1f`")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from notebooks import ROOT
+from bookbuild.run import ROOT
 
 RUFF = Path(sys.executable).with_name("ruff")
 

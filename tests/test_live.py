@@ -181,7 +181,7 @@ def test_nearest_picks_the_closest_position_and_the_first_of_a_tie():
 
 def _stored_explorers():
     """(chapter, explorer name, bytes) for every live explorer in the stored outputs."""
-    from notebooks import chapters
+    from bookbuild.run import chapters
 
     found = []
     for path in chapters():
@@ -196,7 +196,7 @@ def _stored_explorers():
 
 def test_every_chapter_has_a_light_live_explorer():
     """One live explorer per chapter, its data well under the 1 MB a page may weigh."""
-    from notebooks import chapters
+    from bookbuild.run import chapters
 
     stored = _stored_explorers()
     assert {stem for stem, _, _ in stored} == {p.stem for p in chapters()}

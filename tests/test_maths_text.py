@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from notebooks import ROOT
+from bookbuild.run import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="book")
 

@@ -15,7 +15,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-import launch_notebooks
+from bookbuild import launch_notebooks
 import reliability.formattax
 import reliability.harness
 import reliability.lab

@@ -1,6 +1,6 @@
-"""The book as one PDF (scripts/book_pdf.py), as a reader who downloads it gets it.
+"""The book as one PDF (bookbuild/book_pdf.py), as a reader who downloads it gets it.
 
-The book is built from the stored outputs into a temporary folder, then scripts/book_pdf.py
+The book is built from the stored outputs into a temporary folder, then bookbuild/book_pdf.py
 prints it there in Debian's headless Chromium, as `make book` does. The PDF must read as a
 book: a cover, a printed table of contents giving the page each page of the book starts
 on, every page of the table of contents in order (one bookmark each) with its figures and
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from book_pdf import PDF_NAME, toc_pages
-from notebooks import ROOT
+from bookbuild.book_pdf import PDF_NAME, toc_pages
+from bookbuild.run import ROOT
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 
@@ -28,7 +28,7 @@ SOURCES = {"en": ROOT, "ru": ROOT / "ru"}
 # Source a reader should never see on paper: TeX that MathJax did not typeset, MyST roles
 # and directives that did not render.
 RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
-#: The printed contents' heading (scripts/book_pdf.py, locale/ru/code/book_pdf.po).
+#: The printed contents' heading (bookbuild/book_pdf.py, locale/ru/code/book_pdf.po).
 CONTENTS = {"en": "Contents", "ru": "Содержание"}
 #: Words about the web page's controls, which paper does not have: the code cells' toggles,
 #: the launch (rocket) button and the note of a widget cell that draws only in a kernel.
@@ -53,11 +53,11 @@ def edition(request):
 def book(built_site, edition):
     """One edition of the book built from stored outputs, with its PDF printed
     (tests/conftest.py builds both editions once per run)."""
-    import build_book
+    import bookbuild.site
 
     pytest.importorskip("playwright.sync_api")
     html, result = built_site
-    assert not build_book.failed(result), "\n".join(build_book.failed(result))[-8000:]
+    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
     return html if edition == "en" else html / edition
 
 
@@ -76,7 +76,7 @@ def pdf(book):
     from pypdf import PdfReader
 
     path = book / PDF_NAME
-    assert path.is_file(), f"scripts/book_pdf.py made no {PDF_NAME}"
+    assert path.is_file(), f"bookbuild/book_pdf.py made no {PDF_NAME}"
     return PdfReader(path)
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from docutils.nodes import make_id
 
-from notebooks import ROOT
+from bookbuild.run import ROOT
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 import quiz

@@ -9,7 +9,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from notebooks import ROOT
+from bookbuild.run import ROOT
 from test_browser import browser_context, site  # noqa: F401  (the shared fixtures)
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))

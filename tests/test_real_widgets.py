@@ -38,8 +38,8 @@ import nbformat
 import pytest
 from jupyter_client.manager import KernelManager
 
-import launch_notebooks
-from notebooks import ROOT, chapters
+from bookbuild import launch_notebooks
+from bookbuild.run import ROOT, chapters
 from test_dependencies import BLOCK_UNDECLARED, KERNEL, blocked_modules
 from test_environments import _page_formats, _texts
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-import launch_notebooks
-from notebooks import chapters
+from bookbuild import launch_notebooks
+from bookbuild.run import chapters
 from test_real_widgets import kernel  # noqa: F401 (the fixture)
 from test_real_widgets import test_run_all_then_move_every_control as run_and_move
 

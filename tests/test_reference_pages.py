@@ -3,7 +3,7 @@
 import json
 import re
 
-from notebooks import ROOT, chapters
+from bookbuild.run import ROOT, chapters
 
 GLOSSARY = ROOT / "book" / "glossary.md"
 BIB = ROOT / "book" / "references.bib"

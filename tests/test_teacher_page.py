@@ -9,8 +9,8 @@ import pytest
 import yaml
 from docutils.nodes import make_id
 
-import teacher_page
-from notebooks import ROOT, chapters
+from bookbuild import teacher_page
+from bookbuild.run import ROOT, chapters
 
 CHAPTERS = chapters()
 TEACHING = ROOT / "book" / "teaching.md"
@@ -170,10 +170,17 @@ def test_the_pages_are_in_the_toc_and_never_executed():
 
 
 def test_regenerating_a_chapter_refreshes_the_pages():
+    import inspect
+
+    import bookbuild.__main__ as entry
+
     makefile = (ROOT / "Makefile").read_text()
     for target in ("outputs", "notebooks"):
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
-        assert "scripts/teacher_page.py" in recipe, target
+        assert f"-m bookbuild {target}" in recipe, target
+    # both commands end with stages 2 to 4, the teacher pages among them
+    assert "notebooks()" in inspect.getsource(entry.outputs)
+    assert "teacher_page.main" in inspect.getsource(entry.notebooks)
 
 
 # --- the lesson plan, block by block ------------------------------------------------------

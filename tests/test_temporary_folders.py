@@ -1,12 +1,12 @@
 """A test run leaves nothing behind in the system's temporary folder: the IPython profile
-that makes ``interact`` call its function once (scripts/notebooks.py) lives as long as
+that makes ``interact`` call its function once (bookbuild/run.py) lives as long as
 the run that uses it."""
 
 import tempfile
 
 import nbformat
 
-from notebooks import execute
+from bookbuild.run import execute
 
 
 def test_the_interact_once_profile_goes_with_its_run(tmp_path, monkeypatch):

@@ -9,13 +9,13 @@ import string
 import nbformat
 import pytest
 
-import edition
-import translate
-from launch_notebooks import glued_values
-from notebooks import ROOT, chapters
+from bookbuild import edition
+from bookbuild import catalogs
+from bookbuild.launch_notebooks import glued_values
+from bookbuild.run import ROOT, chapters
 
 CHAPTERS = chapters()
-PAGES = translate.english_pages()
+PAGES = catalogs.english_pages()
 
 
 def _ids(paths):
@@ -23,7 +23,7 @@ def _ids(paths):
 
 
 def test_every_catalog_is_complete_and_current():
-    problems = translate.status()
+    problems = catalogs.status()
     assert not problems, (
         f"{len(problems)} untranslated or outdated entries (English changed and the Russian "
         f"did not follow; see locale/ru/README.md):\n" + "\n".join(problems[:30]))
@@ -75,8 +75,8 @@ def _identifier_strings(source: str) -> list[str]:
 def test_russian_code_is_the_english_code(page):
     """A translated code cell differs only in its strings and comments, and keeps every
     string that names something (``"02_retries"``, ``"ch2-cost"``, ``"reliability_page"``)."""
-    catalog = translate.read_catalog(translate.catalog_path(page))
-    for message in translate.page_messages(page):
+    catalog = catalogs.read_catalog(catalogs.catalog_path(page))
+    for message in catalogs.page_messages(page):
         if not message.code:
             continue
         russian = str(catalog[message.text].string)
@@ -121,8 +121,8 @@ def markup(text: str) -> list:
 
 def _prose_messages(page: str):
     """(English, Russian) of each translated message of a page that is not code."""
-    catalog = translate.read_catalog(translate.catalog_path(page))
-    code = {m.text for m in translate.page_messages(page) if m.code}
+    catalog = catalogs.read_catalog(catalogs.catalog_path(page))
+    code = {m.text for m in catalogs.page_messages(page) if m.code}
     return [(str(m.id), str(m.string)) for m in catalog
             if m.id and m.string and str(m.id) not in code]
 
@@ -141,13 +141,13 @@ def _fields(text: str) -> list:
 
 
 def _code_catalogs():
-    return sorted(translate.PACKAGE_LOCALE.glob("*.po")) + sorted(
-        (translate.LOCALE / "code").glob("*.po"))
+    return sorted(catalogs.PACKAGE_LOCALE.glob("*.po")) + sorted(
+        (catalogs.LOCALE / "code").glob("*.po"))
 
 
 @pytest.mark.parametrize("path", _code_catalogs(), ids=lambda p: p.stem)
 def test_package_strings_keep_their_placeholders(path):
-    for message in translate.read_catalog(path):
+    for message in catalogs.read_catalog(path):
         if message.id and message.string:
             assert _fields(str(message.string)) == _fields(str(message.id)), (
                 f"{path.name}: {str(message.id)!r} -> {str(message.string)!r}")
@@ -194,14 +194,14 @@ def prose(text: str) -> str:
 def test_no_english_sentence_in_the_russian_prose(page):
     left = []
     for _, russian in _prose_messages(page):
-        left += translate.english_phrases(prose(russian))
+        left += catalogs.english_phrases(prose(russian))
     assert not left, f"{page}: English left in the Russian text: {left[:8]}"
 
 
 def test_the_english_detector_finds_english_and_spares_russian():
-    assert translate.english_phrases("Повторы помогают. The ceiling is what silent errors "
+    assert catalogs.english_phrases("Повторы помогают. The ceiling is what silent errors "
                                      "leave, and retries cannot pass it.")
-    assert not translate.english_phrases("Повторы не обходят потолок: GPT-4o, MATH-500, "
+    assert not catalogs.english_phrases("Повторы не обходят потолок: GPT-4o, MATH-500, "
                                          "Huang et al. и pass^k остаются как есть.")
 
 
@@ -237,8 +237,8 @@ def test_a_package_string_has_one_translation_everywhere():
     shared table header, say) must be translated the same way in both."""
     seen: dict[str, tuple[str, str]] = {}
     clashes = []
-    for path in sorted(translate.PACKAGE_LOCALE.glob("*.po")):
-        for message in translate.read_catalog(path):
+    for path in sorted(catalogs.PACKAGE_LOCALE.glob("*.po")):
+        for message in catalogs.read_catalog(path):
             if not message.id or not message.string:
                 continue
             english, russian = str(message.id), str(message.string)
@@ -291,8 +291,8 @@ def test_the_russian_outputs_are_in_russian(path):
     row (a rung's or an arm's name), no English function word."""
     english = [f"cell {number}: {line[:90]}"
                for number, line in printed_lines(nbformat.read(str(path), as_version=4))
-               if translate.english_phrases(line)
-               or len(line) < 90 and translate.english_label(line)]
+               if catalogs.english_phrases(line)
+               or len(line) < 90 and catalogs.english_label(line)]
     assert not english, f"{path.name} prints English:\n" + "\n".join(english[:12])
 
 
@@ -306,7 +306,7 @@ def test_the_output_check_finds_english_and_spares_russian():
     lines = printed_lines(nbformat.v4.new_notebook(cells=[cell]))
     assert [line for _, line in lines] == ["с предохранителем: 345 вызовов",
                                            "primary model   27 223"]
-    assert [translate.english_label(line) for _, line in lines] == [False, True]
+    assert [catalogs.english_label(line) for _, line in lines] == [False, True]
 
 
 def test_the_russian_pages_commands_open_the_russian_chapters():

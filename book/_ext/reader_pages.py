@@ -1,10 +1,10 @@
 """What every page of the book needs for its readers, added at build time.
 
 * Each chapter page gets a "Run this chapter" note: launch it on Binder or Colab,
-  download it, or re-run it with other parameters (``scripts/rerun.py``), with that
+  download it, or re-run it with other parameters (``bookbuild/rerun.py``), with that
   chapter's own file name, parameters and their allowed ranges (``reliability.parameters``).
 * The launch and download buttons open the chapter's plain notebook in ``notebooks/``
-  (made by ``scripts/launch_notebooks.py``: numbers filled in, no MyST markup), not the
+  (made by ``bookbuild/launch_notebooks.py``: numbers filled in, no MyST markup), not the
   MyST source; those notebooks and a zip of them are copied into the site.
 * The page works offline: asset URLs that stored outputs point at a CDN (the Font Awesome
   stylesheet in matplotlib's animation player) are rewritten to copies in
@@ -50,18 +50,18 @@ OFFLINE_ASSETS = {
 }
 
 CHAPTER_PREFIX = "chapters/"
-#: Where scripts/launch_notebooks.py writes the plain notebooks, in the repository and in
+#: Where bookbuild/launch_notebooks.py writes the plain notebooks, in the repository and in
 #: the built site alike, and the zip of them beside the site's landing page.
 LAUNCH_FOLDER = "notebooks"
 ZIP_NAME = "agent-reliability-notebooks.zip"
-#: Written beside the launch notebooks by scripts/launch_notebooks.py, zipped with them.
+#: Written beside the launch notebooks by bookbuild/launch_notebooks.py, zipped with them.
 COMPANIONS = ("README.md", "requirements.txt")
 
 logger = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The other edition of each language, and where its pages sit relative to this one's
-#: root: the Russian book is the same site's ru/ folder (scripts/edition.py).
+#: root: the Russian book is the same site's ru/ folder (bookbuild/edition.py).
 EDITIONS = {"en": ("ru", "ru/", "Читать по-русски"), "ru": ("en", "../", "Read in English")}
 
 
@@ -162,7 +162,7 @@ def run_this_chapter(app, doctree, docname):
 
     out = f"/tmp/{source.stem}-rerun.ipynb"
     flags = " ".join(f"-p {key} {json.dumps(value)}" for key, value in changed.items())
-    command = f".venv/bin/python scripts/rerun.py {path} {out} {flags}".strip()
+    command = f".venv/bin/python -m bookbuild rerun {path} {out} {flags}".strip()
     if ranges:
         note += _paragraph(_("To re-run it with other values from a clone of the "
                              "repository (after "), nodes.literal("make book", "make book"),
@@ -229,7 +229,7 @@ def copy_launch_notebooks(app, exception):
         return
     folder = Path(app.srcdir) / LAUNCH_FOLDER
     # the notebooks, and the README and requirements.txt written beside them
-    # (scripts/launch_notebooks.py: what to install, how to open, where the book is)
+    # (bookbuild/launch_notebooks.py: what to install, how to open, where the book is)
     notebooks = sorted(folder.glob("*.ipynb")) + [
         folder / name for name in COMPANIONS if (folder / name).exists()]
     target = Path(app.outdir) / LAUNCH_FOLDER

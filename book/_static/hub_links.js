@@ -1,5 +1,5 @@
 // The teacher's hub page: for the hub address typed once, write one nbgitpuller link per
-// chapter and one for the whole folder (scripts/hub_links.py builds the same links and
+// chapter and one for the whole folder (bookbuild/hub_links.py builds the same links and
 // tests/test_hub_links.py checks that both agree). No network: only the page is read.
 (function () {
   "use strict";

@@ -1,11 +1,11 @@
 """Grade a folder of submitted homework notebooks into one CSV of scores.
 
-    .venv/bin/python scripts/grade.py SUBMISSIONS --out scores.csv [--language ru]
+    .venv/bin/python -m bookbuild grade SUBMISSIONS --out scores.csv [--language ru]
 
 Each ``*.ipynb`` in SUBMISSIONS is one student (the file name without ``.ipynb``, less a
 leading ``homework-``). Each is run from the top in a fresh kernel with a time limit
-(scripts/notebooks.py), its ``answer("hw1", ...)`` outputs are read, and each answer is
-scored against the key, which scripts/homework.py computes from the package now: right
+(bookbuild/run.py), its ``answer("hw1", ...)`` outputs are read, and each answer is
+scored against the key, which bookbuild/homework.py computes from the package now: right
 earns the problem's points, close half of them (reliability.checks' rules), wrong or
 missing none. A notebook that is not a notebook, stops with an error or runs too long
 keeps the answers it saved before that and gets zeros for the rest, with the reason; it
@@ -28,14 +28,12 @@ from pathlib import Path
 import nbformat
 from nbclient.exceptions import CellTimeoutError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homework import PROBLEMS
-from notebooks import ROOT, execute
-from translate import translator
-
-sys.path.insert(0, str(ROOT))
 from reliability.checks import judge
 from reliability.homework import MIME
+
+from .catalogs import translator
+from .homework import PROBLEMS
+from .run import ROOT, execute
 
 COLUMNS = ("student", "problem", "answer", "verdict", "points", "out_of", "reason")
 #: A close answer's share of the problem's points.

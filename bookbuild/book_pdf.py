@@ -10,7 +10,7 @@ merged with pypdf into one PDF behind a cover and a printed table of contents, w
 bookmark per page; every sheet but the cover is stamped with its page number and its
 page's title; links between pages of the book become links inside the PDF.
 
-    .venv/bin/python scripts/book_pdf.py [--html _build/html] [--out FILE] [--root ru]
+    .venv/bin/python -m bookbuild.book_pdf [--html _build/html] [--out FILE] [--root ru]
 
 The PDF goes to <html>/agent-reliability-by-the-numbers.pdf by default, inside the site,
 so it is published with it and the landing page links to it.
@@ -32,8 +32,7 @@ from urllib.parse import urldefrag, urlparse
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from translate import translator
+from .catalogs import translator
 
 ROOT = Path(__file__).resolve().parent.parent
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
@@ -412,7 +411,7 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
     writer.metadata = None
     writer.add_metadata({"/Title": title, "/Author": author,
                          "/Subject": "The book's pages, printed from its HTML",
-                         "/Creator": "scripts/book_pdf.py (Chromium, pypdf)"})
+                         "/Creator": "bookbuild/book_pdf.py (Chromium, pypdf)"})
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     return writer
 

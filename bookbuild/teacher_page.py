@@ -1,6 +1,6 @@
 """Build the teacher's pages from the chapters: ``make notebooks`` (and ``make outputs``).
 
-    .venv/bin/python scripts/teacher_page.py
+    .venv/bin/python -m bookbuild.teacher_page
 
 Two things are generated, never written by hand:
 
@@ -21,18 +21,17 @@ from __future__ import annotations
 import copy
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import ROLE, Bibliography, Chapter, glued_values
-from notebooks import ROOT, chapters
-from translate import EDITION, translator
 from reliability import i18n
 from reliability.numbers import glued_text
+
+from .catalogs import EDITION, translator
+from .launch_notebooks import ROLE, Bibliography, Chapter, glued_values
+from .run import ROOT, chapters
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
 INTRO = ROOT / "book" / "intro.md"
@@ -143,7 +142,7 @@ def snippets_notebook(paths: list[Path] | None = None, language: str = "en"):
         copied.execution_count = code.get("execution_count")
         cells.append(copied)
     cells.append(nbformat.v4.new_markdown_cell(_(
-        "*Generated from the chapters by `scripts/teacher_page.py` (`make notebooks`); "
+        "*Generated from the chapters by `bookbuild/teacher_page.py` (`make notebooks`); "
         "edit the chapter, not this page.*")))
     for index, cell in enumerate(cells):
         cell["id"] = f"teach-{index:03d}"  # stable ids: regenerating changes no byte
@@ -506,6 +505,11 @@ def write_all() -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     written = write_all()
     print("teacher page: " + ", ".join(str(p.relative_to(ROOT)) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

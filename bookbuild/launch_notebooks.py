@@ -27,17 +27,16 @@ import nbformat
 import yaml
 from pybtex.database import parse_file
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from translate import EDITION, translator
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reliability import i18n
 from reliability.numbers import glued_text
+
+from . import homework
+from .catalogs import EDITION, translator
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
 NOTEBOOKS = ROOT / "notebooks"
-#: The Russian edition's chapters and launch notebooks (scripts/edition.py writes ru/).
+#: The Russian edition's chapters and launch notebooks (bookbuild/edition.py writes ru/).
 RU_CHAPTERS = EDITION / "chapters"
 RU_NOTEBOOKS = EDITION / "notebooks"
 GLUE_MIME = "application/papermill.record/text/plain"
@@ -197,7 +196,7 @@ class Chapter:
         if name == "eq":
             return f"({body})"
         raise ValueError(f"{self.path.name}: no plain-Markdown rendering for the role "
-                         f"{{{name}}}; teach scripts/launch_notebooks.py one")
+                         f"{{{name}}}; teach bookbuild/launch_notebooks.py one")
 
     def target_text(self, name: str, body: str) -> str:
         if name == "doc":
@@ -333,7 +332,7 @@ class Renderer:
             quoted = "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
             return f"> **{title}.**\n>\n{quoted}"
         raise ValueError(f"{self.chapter.path.name}: no plain-Markdown rendering for the "
-                         f"directive {{{name}}}; teach scripts/launch_notebooks.py one")
+                         f"directive {{{name}}}; teach bookbuild/launch_notebooks.py one")
 
     def solution_title(self, label: str) -> str:
         _ = translator(self.chapter.language, "launch_notebooks")
@@ -527,11 +526,12 @@ def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
         out = target / path.name
         out.write_text(nbformat.writes(launch_notebook(path, bibliography, language)) + "\n")
         written.append(out)
-    # The homework set's student notebook (scripts/homework.py; its key is the teacher's)
-    from homework import NAME, notebook
-    homework = target / NAME
-    homework.write_text(nbformat.writes(notebook(language)) + "\n")
-    written.append(homework)
+    # The homework set's student notebook (bookbuild/homework.py; its key is the
+    # teacher's), opened by the same install cell
+    student = target / homework.NAME
+    student.write_text(nbformat.writes(homework.notebook(
+        language, first_cell=install_cell_source(language))) + "\n")
+    written.append(student)
     for name, make in COMPANIONS.items():
         (target / name).write_text(make(language))
     stale = {p.name for p in target.glob("*.ipynb")} - {p.name for p in written}
@@ -540,12 +540,17 @@ def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        editions = [(Path(sys.argv[1]), "en")]
+def main(argv: list[str]) -> int:
+    if argv:
+        editions = [(Path(argv[0]), "en")]
     else:
         editions = [(NOTEBOOKS, "en")] + ([(RU_NOTEBOOKS, "ru")] if RU_CHAPTERS.exists()
                                           else [])
     for folder, language in editions:
         written = render_all(folder, language)
         print(f"launch notebooks: {len(written)} written to {written[0].parent}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,8 +1,8 @@
 """Run chapters at their default parameters and list every figure that is hard to read
 on a phone (text too small at 360 px wide, or text overlapping text).
 
-    python scripts/audit_figures.py                      # every chapter
-    python scripts/audit_figures.py chapters/04_pass_k.ipynb
+    python -m bookbuild audit                      # every chapter
+    python -m bookbuild audit chapters/04_pass_k.ipynb
 
 Exit status 1 if any figure has a problem. The tests run the same check at the ends of
 every chapter's parameter ranges (tests/test_notebooks.py).
@@ -15,11 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from notebooks import chapters, execute
-
 from reliability.notebook import AUDIT_VARIABLE
+
+from .run import chapters, execute
 
 
 def audit(path: Path, parameters: dict | None = None) -> list[dict]:

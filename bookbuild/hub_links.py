@@ -1,7 +1,7 @@
 """nbgitpuller links a teacher hands out: one per chapter, and one for the whole folder.
 
-    .venv/bin/python scripts/hub_links.py            # refresh the hub pages
-    .venv/bin/python scripts/hub_links.py https://hub.example.edu [ru]   # print links
+    .venv/bin/python -m bookbuild.hub_links            # refresh the hub pages
+    .venv/bin/python -m bookbuild.hub_links https://hub.example.edu [ru]   # print links
 
 A JupyterHub with nbgitpuller installed (the course image built from ``binder/`` has
 it) answers ``<hub>/hub/user-redirect/git-pull?repo=...&branch=...&urlpath=...``: it
@@ -25,14 +25,13 @@ import sys
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS, repository
-from notebooks import ROOT
-from translate import EDITION, translator
+from .catalogs import EDITION, translator
+from .launch_notebooks import NOTEBOOKS, RU_NOTEBOOKS, repository
+from .run import ROOT
 
 PAGE = ROOT / "book" / "hub.md"
 RU_PAGE = EDITION / "book" / "hub.md"
-#: The homework set's student notebook, beside the chapters' (scripts/homework.py).
+#: The homework set's student notebook, beside the chapters' (bookbuild/homework.py).
 HOMEWORK = "homework.ipynb"
 BEGIN, END = "<!-- hub-links: begin -->", "<!-- hub-links: end -->"
 
@@ -78,7 +77,7 @@ def paths(language: str = "en") -> list[str]:
     folder = notebook_folder(language)
     relative = folder.relative_to(ROOT).as_posix()
     found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
-    # the homework set's notebook (scripts/homework.py), which the grader collects
+    # the homework set's notebook (bookbuild/homework.py), which the grader collects
     found += [p for p in (folder / HOMEWORK,) if p.exists()]
     return [f"{relative}/{p.name}" for p in found] + [relative]
 
@@ -150,10 +149,15 @@ def write_all() -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        for path, link in links(sys.argv[1], *sys.argv[2:3]):
+def main(argv: list[str]) -> int:
+    if argv:
+        for path, link in links(argv[0], *argv[1:2]):
             print(f"{path}\n    {link}")
     else:
         written = write_all()
         print("hub page: " + ", ".join(str(p.relative_to(ROOT)) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,5 +1,5 @@
 """Write the Russian book in ``ru/`` from the English pages and the catalogs in
-``locale/ru/``: ``scripts/translate.py build`` (part of ``make notebooks``).
+``locale/ru/``: ``python -m bookbuild edition`` (part of ``make notebooks``).
 
     ru/_config.yml, ru/_toc.yml      the English ones, with the Russian title, captions
                                      and language, and paths into the shared book/ folder
@@ -11,9 +11,11 @@
 A Russian code cell whose source is unchanged keeps the outputs stored in ``ru/``; any
 other is left unrun, and ``make outputs CHAPTER=ru/chapters/NN_name.ipynb`` runs it
 (``tests/test_translation.py`` fails until it has). Nothing else in ``ru/`` is written
-by hand: the teacher's snippets page and the chapter times come from
-``scripts/teacher_page.py``, the launch notebooks in ``ru/notebooks/`` from
-``scripts/launch_notebooks.py``.
+by hand, and the later stages write the rest: the launch notebooks in ``ru/notebooks/``
+(``bookbuild/launch_notebooks.py``), the teacher's snippets page and the generated
+regions of the Russian pages, the chapter times, the teaching plans and the hub's links
+(``bookbuild/teacher_page.py``, ``bookbuild/hub_links.py``), which this stage keeps as
+they stand in ``ru/``.
 """
 
 from __future__ import annotations
@@ -27,20 +29,19 @@ from pathlib import Path
 import nbformat
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import translate
-from translate import (EDITION, LANGUAGE, ROOT, Untranslated, catalog_path,
+from . import catalogs
+from .catalogs import (EDITION, GENERATED, LANGUAGE, ROOT, Untranslated, catalog_path,
                        read_catalog, translate_markdown)
 
 SETUP_CALL = re.compile(r"\bsetup\(\)")
 #: The parameter check names the chapter first; the Russian chapter's check speaks Russian.
 CHECK_CALL = re.compile(r"\bcheck_parameters\((\"[\w]+\"), ")
-TOC_PAGE = translate.TOC_PAGE
+TOC_PAGE = catalogs.TOC_PAGE
 
 
 def _translated_code(source: str, catalog, where: str) -> str:
-    if translate._code_has_words(source):
-        source = translate._lookup(catalog, source, where)
+    if catalogs._code_has_words(source):
+        source = catalogs._lookup(catalog, source, where)
     source = CHECK_CALL.sub(rf'check_parameters(\1, language="{LANGUAGE}",\n'
                             + " " * len("check_parameters("), source)
     return SETUP_CALL.sub(f'setup(language="{LANGUAGE}")', source)
@@ -63,9 +64,9 @@ def chapter(page: str) -> nbformat.NotebookNode:
             cell.source = translate_markdown(cell.source, catalog, where)
         elif cell.cell_type == "code":
             cell.source = _translated_code(cell.source, catalog, where)
-            if translate.cell_alt_text(cell):
-                cell.metadata.mystnb.image.alt = translate._lookup(
-                    catalog, translate.cell_alt_text(cell), where)
+            if catalogs.cell_alt_text(cell):
+                cell.metadata.mystnb.image.alt = catalogs._lookup(
+                    catalog, catalogs.cell_alt_text(cell), where)
             before = stored.get(cell.get("id"))
             if before is not None and before.source == cell.source:
                 cell.outputs = copy.deepcopy(before.outputs)
@@ -76,29 +77,20 @@ def chapter(page: str) -> nbformat.NotebookNode:
     return russian
 
 
-def book_page(page: str, titles: dict[str, str] | None = None) -> str:
+def book_page(page: str) -> str:
     text = (ROOT / page).read_text()
     translated = translate_markdown(text, read_catalog(catalog_path(page)), page)
     if page == "book/glossary.md":
         # Russian terms in Russian alphabetical order, whatever order the English has.
         translated = re.sub(r"^(```\{glossary\}\n)(?!:sorted:)", r"\1:sorted:\n", translated,
                             flags=re.M)
-    if page == "book/intro.md":
-        import teacher_page  # here: it imports this module's neighbours
-
-        translated = teacher_page.intro_with_times(
-            translated, teacher_page.times_table(language=LANGUAGE, titles=titles))
-    if page == "book/teaching.md":
-        import teacher_page
-
-        # the plans' blocks: the Russian catalog's words, the chapters' numbers
-        translated = teacher_page.teaching_with_plans(translated, LANGUAGE)
-    if page == "book/hub.md":
-        import hub_links
-
-        # the links' list: the Russian catalog's words, the Russian chapters' titles
-        translated = hub_links.with_panel(
-            translated, hub_links.panel(LANGUAGE, titles=titles), page)
+    # A generated region (the chapter times, the teaching plans, the hub's links) is the
+    # teacher pages' stage's to write, after this one (bookbuild/teacher_page.py,
+    # bookbuild/hub_links.py): it keeps what that stage last wrote in ru/.
+    written = EDITION / page
+    if written.is_file():
+        regions = {m["region"]: m[0] for m in GENERATED.finditer(written.read_text())}
+        translated = GENERATED.sub(lambda m: regions.get(m["region"], m[0]), translated)
     return translated
 
 
@@ -107,7 +99,7 @@ def config_and_toc() -> dict[str, str]:
     catalog = read_catalog(catalog_path(TOC_PAGE))
 
     def tr(text):
-        return translate._lookup(catalog, text, TOC_PAGE)
+        return catalogs._lookup(catalog, text, TOC_PAGE)
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     config["title"], config["author"] = tr(config["title"]), tr(config["author"])
@@ -120,12 +112,12 @@ def config_and_toc() -> dict[str, str]:
                                   for name in sphinx["local_extensions"]}
     sphinx["config"]["html_static_path"] = ["../book/_static"]
     sphinx["config"]["language"] = LANGUAGE
-    for setting, english in translate.EXTENSION_WORDS.items():
+    for setting, english in catalogs.EXTENSION_WORDS.items():
         sphinx["config"][setting] = tr(english)
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     for part in toc.get("parts", []):
         part["caption"] = tr(part["caption"])
-    head = ("# Generated by scripts/translate.py build from the English _config.yml and "
+    head = ("# Generated by python -m bookbuild edition from the English _config.yml and "
             "_toc.yml\n# and locale/ru/_toc.po: edit those, not this file.\n")
     dump = dict(allow_unicode=True, sort_keys=False, width=88)
     return {"_config.yml": head + yaml.safe_dump(config, **dump),
@@ -134,18 +126,12 @@ def config_and_toc() -> dict[str, str]:
 
 def outputs() -> dict[Path, str]:
     """Every file of ru/ that the build writes, as text (refuses an untranslated page)."""
-    import teacher_page
-
     files = {EDITION / name: text for name, text in config_and_toc().items()}
-    titles = {}
-    for page in translate.english_pages():
+    for page in catalogs.english_pages():
         if page.endswith(".ipynb"):
-            russian = chapter(page)
-            titles[Path(page).name] = teacher_page.chapter_title(russian)
-            files[EDITION / page] = nbformat.writes(russian) + "\n"
-    for page in translate.english_pages():
-        if not page.endswith(".ipynb"):
-            files[EDITION / page] = book_page(page, titles)
+            files[EDITION / page] = nbformat.writes(chapter(page)) + "\n"
+        else:
+            files[EDITION / page] = book_page(page)
     return files
 
 
@@ -153,7 +139,7 @@ def build() -> int:
     try:
         files = outputs()
     except Untranslated as error:
-        print(f"scripts/translate.py build: {error}\n(run scripts/translate.py status for "
+        print(f"python -m bookbuild edition: {error}\n(run python -m bookbuild status for "
               f"every gap)", file=sys.stderr)
         return 1
     for path, text in files.items():

@@ -1,29 +1,23 @@
 """The homework set: its problems, their points and their key, for the teacher only.
 
 The student's notebook (``notebooks/homework.ipynb``, ``ru/notebooks/homework.ipynb``) is
-written from :data:`PROBLEMS` by ``make notebooks`` (``scripts/launch_notebooks.py`` calls
+written from :data:`PROBLEMS` by ``make notebooks`` (``bookbuild/launch_notebooks.py`` calls
 :func:`notebook`): the statements and one ``answer("hw1", ...)`` cell per problem,
 never the answers. The key is each problem's ``answer`` function, computed from the
-package when ``scripts/grade.py`` grades, so no answer is stored anywhere: not in the
+package when ``bookbuild/grade.py`` grades, so no answer is stored anywhere: not in the
 book, not in the notebooks, not in the package a student installs.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_notebooks import install_cell_source
-from notebooks import ROOT
-from translate import translator
-
-sys.path.insert(0, str(ROOT))
 from reliability.homework import PROBLEMS as WHAT
+
+from .catalogs import translator
 
 NAME = "homework.ipynb"
 
@@ -92,12 +86,14 @@ PROBLEMS: dict[str, Problem] = {
 assert set(PROBLEMS) == set(WHAT), "reliability.homework.PROBLEMS names the same ones"
 
 
-def notebook(language: str = "en") -> nbformat.NotebookNode:
-    """The student's homework notebook in ``language``: no answers, no hints."""
+def notebook(language: str = "en", *, first_cell: str) -> nbformat.NotebookNode:
+    """The student's homework notebook in ``language``: no answers, no hints.
+    ``first_cell`` opens it, as it opens every launch notebook (the install cell that
+    :mod:`bookbuild.launch_notebooks` writes, which calls this)."""
     _ = translator(language, "homework")
     total = sum(p.points for p in PROBLEMS.values())
     cells = [
-        nbformat.v4.new_code_cell(install_cell_source(language)),
+        nbformat.v4.new_code_cell(first_cell),
         nbformat.v4.new_markdown_cell("\n".join([
             _("# Homework"),
             "",

@@ -1,13 +1,13 @@
 """Build both editions of the book from the stored outputs, and print each to a PDF.
 
-    .venv/bin/python scripts/build_book.py [--out DIR] [--no-pdf]
+    .venv/bin/python -m bookbuild book [--out DIR] [--no-pdf]
 
 The English book is built from the repository's root into ``DIR/_build/html`` (``DIR``
 is the repository itself by default, as ``make book`` wants), the Russian one from
 ``ru/`` into ``DIR/_build/html/ru``: one site, the Russian book at its ``/ru/`` path. Both
 are built with every warning an error, at the same time (one per core), then each is
 printed to ``agent-reliability-by-the-numbers.pdf`` inside its own site by
-``scripts/book_pdf.py``. The tests build through :func:`build` too, once per run.
+``bookbuild/book_pdf.py``. The tests build through :func:`build` too, once per run.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
     result["seconds_html"] = round(time.monotonic() - started)
     if pdf and all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         printers = {lang: subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "book_pdf.py"), "--html",
+            [sys.executable, "-m", "bookbuild.book_pdf", "--html",
              str(html if lang == "en" else html / lang), "--root", str(root)],
             cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             for lang, root in LANGUAGES.items()}

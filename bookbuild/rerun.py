@@ -1,6 +1,6 @@
 """Re-run a chapter with other parameter values, leaving its stored copy alone.
 
-    .venv/bin/python scripts/rerun.py chapters/01_chain_decay.ipynb /tmp/out.ipynb \\
+    .venv/bin/python -m bookbuild rerun chapters/01_chain_decay.ipynb /tmp/out.ipynb \\
         -p error 0.01 -p silent 0.01
 
 The README's papermill recipe, wrapped: a name the chapter's parameters cell does not
@@ -17,10 +17,9 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from notebooks import execute, parameter_defaults
-
 from reliability.parameters import CHAPTERS, check_parameters
+
+from .run import execute, parameter_defaults
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

@@ -1,6 +1,6 @@
 """Execute chapters with papermill and strip what changes from run to run.
 
-Shared by ``scripts/regenerate.py`` (rewrites the stored outputs on purpose) and by the
+Shared by ``bookbuild/outputs.py`` (rewrites the stored outputs on purpose) and by the
 tests (which execute into a temporary folder and never touch the committed notebooks).
 """
 
@@ -62,7 +62,7 @@ WALL_SECONDS = 90
 #: An IPython start-up file for test runs that replaces ipywidgets' ``interact`` and the
 #: controls the chapters use with stand-ins: the explorer's function is called once with
 #: the controls' values (so its figure is drawn and audited), and no widget is made.
-INTERACT_ONCE = '''"""Test runs only (scripts/notebooks.py): interact() calls its function once."""
+INTERACT_ONCE = '''"""Test runs only (bookbuild/run.py): interact() calls its function once."""
 import ipywidgets
 
 

@@ -1,8 +1,8 @@
 """The Russian edition: translation catalogs kept in step with the English book.
 
-    .venv/bin/python scripts/translate.py update   # English changed: refresh the catalogs
-    .venv/bin/python scripts/translate.py build    # catalogs -> the Russian book in ru/
-    .venv/bin/python scripts/translate.py status   # what is untranslated or outdated
+    .venv/bin/python -m bookbuild update    # English changed: refresh the catalogs
+    .venv/bin/python -m bookbuild edition   # catalogs -> the Russian book in ru/
+    .venv/bin/python -m bookbuild status    # what is untranslated or outdated
 
 The English pages are the source. Each one has a gettext catalog under ``locale/ru/``
 (``locale/ru/chapters/02_retries.po``, ``locale/ru/book/intro.po``) whose messages are
@@ -48,7 +48,7 @@ PACKAGE_LOCALE = PACKAGE / "locale" / LANGUAGE
 
 #: The English pages that are translated, book-relative. The chapters are every notebook
 #: in chapters/; the teacher's snippets page is generated from the Russian chapters by
-#: scripts/teacher_page.py, so it has no catalog of its own.
+#: bookbuild/teacher_page.py, so it has no catalog of its own.
 BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md", "book/quiz.md",
               "book/hub.md", "book/glossary.md", "book/references.md")
 
@@ -340,9 +340,9 @@ def package_catalog_path(module: Path) -> Path:
 #: Files outside the package whose ``_("...")`` strings reach a page (the teacher's
 #: snippets page, the launch notebooks, the "Run this chapter" note, the PDF's contents);
 #: each has a catalog in locale/ru/code/.
-CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
-                "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
-                "scripts/homework.py", "scripts/grade.py", "scripts/book_pdf.py")
+CODE_SOURCES = ("bookbuild/teacher_page.py", "bookbuild/launch_notebooks.py",
+                "bookbuild/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
+                "bookbuild/homework.py", "bookbuild/grade.py", "bookbuild/book_pdf.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:
@@ -353,7 +353,6 @@ def translator(language: str, source: str):
     """A function that gives ``source``'s marked strings in ``language``."""
     if language == "en":
         return lambda message: message
-    sys.path.insert(0, str(ROOT))
     from reliability.i18n import read_po
 
     path = code_catalog_path(source, language)
@@ -430,7 +429,7 @@ def status() -> list[str]:
     for page in english_pages() + [TOC_PAGE]:
         path = catalog_path(page)
         if not path.exists():
-            found.append(f"{page}: no catalog (run scripts/translate.py update)")
+            found.append(f"{page}: no catalog (run python -m bookbuild update)")
             continue
         catalog = read_catalog(path)
         current = {m.text for m in page_messages(page)}
@@ -491,9 +490,6 @@ def main(argv: list[str]) -> int:
         found = status()
         print("\n".join(found) or "every catalog is complete and current")
         return 1 if found else 0
-    if command == "build":
-        from edition import build  # scripts/edition.py, imported when used
-        return build()
     print(__doc__)
     return 2
 

@@ -1,6 +1,7 @@
 """The book's build: the pipeline that turns the chapters into two editions, launch
-notebooks, teacher pages, a site and PDFs. One module per stage, in the order data flows;
-a stage imports only the stages before it (import-linter checks this, pyproject.toml):
+notebooks, teacher pages, a site and PDFs. One module per stage, in the order data
+flows; a stage imports only the stages before it (import-linter checks this,
+pyproject.toml):
 
 1. the chapters' sources: :mod:`.run` (papermill runs), :mod:`.outputs` (the stored
    outputs, ``make outputs``); beside them :mod:`.rerun` and :mod:`.audit_figures`;

@@ -1,18 +1,21 @@
-"""The build's one entry point, which the Makefile calls: ``python -m bookbuild COMMAND``.
+"""The build's one entry point, which the Makefile calls:
+``python -m bookbuild COMMAND``, COMMAND one of
 
     book [--out DIR] [--no-pdf]   stages 5 and 6: the site of both editions and their
                                   PDFs (make book)
     notebooks                     stages 2 to 4: the Russian book, the launch notebooks,
                                   the teacher pages (make notebooks)
-    outputs [CHAPTER ...]         stage 1, then 2 to 4: the stored outputs of the chapters
-                                  named (every chapter of both editions if none)
-                                  (make outputs)
+    outputs [CHAPTER ...]         stage 1, then 2 to 4: the stored outputs of the
+                                  chapters named (every chapter of both editions if
+                                  none) (make outputs)
     pins                          re-resolve the pinned environments (make pins)
-    status                        what the Russian catalogs lack (untranslated, outdated)
+    status                        what the Russian catalogs lack (untranslated or
+                                  outdated entries)
     update                        refresh the catalogs after the English pages changed
     edition                       the Russian book in ru/ from the catalogs
-    grade | rerun | audit ARGS    grade homework, re-run a chapter with other parameters,
-                                  list the figures that are hard to read on a phone
+    grade | rerun | audit ARGS    grade homework, re-run a chapter with other
+                                  parameters, list the figures that are hard to read
+                                  on a phone
 
 Each command's modules are imported when it runs, so ``pins`` needs no more than the
 standard library.

@@ -341,8 +341,9 @@ def package_catalog_path(module: Path) -> Path:
 #: snippets page, the launch notebooks, the "Run this chapter" note, the PDF's contents);
 #: each has a catalog in locale/ru/code/.
 CODE_SOURCES = ("bookbuild/teacher_page.py", "bookbuild/launch_notebooks.py",
-                "bookbuild/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
-                "bookbuild/homework.py", "bookbuild/grade.py", "bookbuild/book_pdf.py")
+                "bookbuild/hub_links.py", "book/_ext/reader_pages.py",
+                "book/_ext/quiz.py", "bookbuild/homework.py", "bookbuild/grade.py",
+                "bookbuild/book_pdf.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

@@ -1,8 +1,8 @@
 """The homework set: its problems, their points and their key, for the teacher only.
 
 The student's notebook (``notebooks/homework.ipynb``, ``ru/notebooks/homework.ipynb``) is
-written from :data:`PROBLEMS` by ``make notebooks`` (``bookbuild/launch_notebooks.py`` calls
-:func:`notebook`): the statements and one ``answer("hw1", ...)`` cell per problem,
+written from :data:`PROBLEMS` by ``make notebooks`` (``bookbuild/launch_notebooks.py``
+calls :func:`notebook`): the statements and one ``answer("hw1", ...)`` cell per problem,
 never the answers. The key is each problem's ``answer`` function, computed from the
 package when ``bookbuild/grade.py`` grades, so no answer is stored anywhere: not in the
 book, not in the notebooks, not in the package a student installs.

@@ -36,7 +36,8 @@ from .catalogs import EDITION, translator
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
 NOTEBOOKS = ROOT / "notebooks"
-#: The Russian edition's chapters and launch notebooks (bookbuild/edition.py writes ru/).
+#: The Russian edition's chapters and launch notebooks (bookbuild/edition.py writes
+#: ru/).
 RU_CHAPTERS = EDITION / "chapters"
 RU_NOTEBOOKS = EDITION / "notebooks"
 GLUE_MIME = "application/papermill.record/text/plain"
@@ -332,7 +333,8 @@ class Renderer:
             quoted = "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
             return f"> **{title}.**\n>\n{quoted}"
         raise ValueError(f"{self.chapter.path.name}: no plain-Markdown rendering for the "
-                         f"directive {{{name}}}; teach bookbuild/launch_notebooks.py one")
+                         f"directive {{{name}}}; teach bookbuild/launch_notebooks.py "
+                         "one")
 
     def solution_title(self, label: str) -> str:
         _ = translator(self.chapter.language, "launch_notebooks")

@@ -62,7 +62,8 @@ WALL_SECONDS = 90
 #: An IPython start-up file for test runs that replaces ipywidgets' ``interact`` and the
 #: controls the chapters use with stand-ins: the explorer's function is called once with
 #: the controls' values (so its figure is drawn and audited), and no widget is made.
-INTERACT_ONCE = '''"""Test runs only (bookbuild/run.py): interact() calls its function once."""
+INTERACT_ONCE = '''"""Test runs only (bookbuild/run.py): interact() calls its function
+once."""
 import ipywidgets
 
 

@@ -142,8 +142,8 @@ def snippets_notebook(paths: list[Path] | None = None, language: str = "en"):
         copied.execution_count = code.get("execution_count")
         cells.append(copied)
     cells.append(nbformat.v4.new_markdown_cell(_(
-        "*Generated from the chapters by `bookbuild/teacher_page.py` (`make notebooks`); "
-        "edit the chapter, not this page.*")))
+        "*Generated from the chapters by `bookbuild/teacher_page.py` "
+        "(`make notebooks`); edit the chapter, not this page.*")))
     for index, cell in enumerate(cells):
         cell["id"] = f"teach-{index:03d}"  # stable ids: regenerating changes no byte
     return nbformat.v4.new_notebook(cells=cells, metadata={

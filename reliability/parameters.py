@@ -1,9 +1,10 @@
 """Every chapter's parameters and the values they accept, checked in one place.
 
 A chapter's first code cell (tagged ``parameters``) holds its defaults; the cell after it
-calls :func:`check_parameters`, so a bad value passed by papermill, by ``bookbuild/rerun.py``
-or typed by a reader stops the chapter at once with a message naming the chapter's own
-parameter and its allowed range, instead of a ``ZeroDivisionError`` twenty cells later:
+calls :func:`check_parameters`, so a bad value passed by papermill, by
+``bookbuild/rerun.py`` or typed by a reader stops the chapter at once with a message
+naming the chapter's own parameter and its allowed range, instead of a
+``ZeroDivisionError`` twenty cells later:
 
 >>> check_parameters("01_chain_decay", error=1.5, silent=0.03, runs=2000, seed=1)
 Traceback (most recent call last):

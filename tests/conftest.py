@@ -44,15 +44,15 @@ def built_site(tmp_path_factory):
     return bookbuild.site.site(out), json.loads(done.read_text())
 
 
-# --- where the test run's time goes --------------------------------------------------------
+# --- where the test run's time goes ------------------------------------------------
 # Every test is timed by kind, and the run ends with one table: the seconds spent inside
 # papermill runs (bookbuild.run.execute) and inside book builds (bookbuild.site.build),
-# measured where they happen, then the rest of each test's time by what the test drives: a browser
-# (the browser_context fixture, or Playwright started in the test), a kernel with real
-# widgets (the kernel fixture), an emulated Binder, Colab, pip or hub environment
-# (test_environments.py, the hub fixture), or nothing heavy. With xdist the workers' times
-# add up (two workers: about twice the wall-clock time). `--durations=25` (make test)
-# lists the slowest tests themselves.
+# measured where they happen, then the rest of each test's time by what the test
+# drives: a browser (the browser_context fixture, or Playwright started in the test), a
+# kernel with real widgets (the kernel fixture), an emulated Binder, Colab, pip or hub
+# environment (test_environments.py, the hub fixture), or nothing heavy. With xdist the
+# workers' times add up (two workers: about twice the wall-clock time).
+# `--durations=25` (make test) lists the slowest tests themselves.
 import functools  # noqa: E402
 import time  # noqa: E402
 
@@ -102,7 +102,8 @@ _measure_the_expensive_calls()
 
 
 def _kind(item) -> str:
-    """What a test drives, for the time left after its papermill runs and book builds."""
+    """What a test drives, for the time left after its papermill runs and book
+    builds."""
     fixtures = set(getattr(item, "fixturenames", ()))
     if "browser_context" in fixtures or _BROWSER_STARTED:
         return "browser tests"
@@ -150,7 +151,8 @@ def pytest_terminal_summary(terminalreporter, config):
     if hasattr(config, "workerinput") or not any(_COST.values()):
         return
     total = sum(_COST.values())
-    # a test with a papermill run or a book build is counted there, not again as the rest
+    # a test with a papermill run or a book build is counted there, not again as the
+    # rest
     measured = set().union(*(_COST_TESTS[kind] for kind in _SPENT))
     _COST_TESTS["the rest"] -= measured
     write = terminalreporter.write_line

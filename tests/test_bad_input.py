@@ -655,7 +655,8 @@ REGISTRY = {
     "reliability.lab.arms.failure_ladder": Entry(lambda: arms.failure_ladder, dict(
         runs=2, seed=0, fault_rate=0.1, max_turns=3), ok={"fault_rate": [None], "max_turns": [None]}),
     # notebook
-    "reliability.notebook.style.setup": Entry(lambda: notebook.setup, dict(language="en")),
+    "reliability.notebook.style.setup": Entry(lambda: notebook.setup,
+                                              dict(language="en")),
     # i18n (valid examples keep English: the sweep must not leave the package in Russian)
     "reliability.claims.check": Entry(lambda: claims.check, dict(claim="c", holds=True)),
     "reliability.claims.where": Entry(lambda: claims.where, dict(value=0.5, low=0.2, high=0.8)),
@@ -717,14 +718,15 @@ REGISTRY = {
     "reliability.notebook.glue.glue_values": Entry(lambda: notebook.glue_values, {}),
     "reliability.notebook.style.percent_axis": Entry(lambda: notebook.percent_axis,
                                                dict(axis=_AX.yaxis)),
-    "reliability.notebook.legibility.figure_problems": Entry(lambda: notebook.figure_problems, dict(
-        fig=_FIG, column_px=360.0, min_text_px=7.5)),
+    "reliability.notebook.legibility.figure_problems": Entry(
+        lambda: notebook.figure_problems,
+        dict(fig=_FIG, column_px=360.0, min_text_px=7.5)),
     "reliability.notebook.tables.table": Entry(lambda: notebook.table, dict(
         frame=__import__("pandas").DataFrame({"a": [0.5]}), name="t",
         formats={"a": "{:.1%}"}, index=False),
         ok={"formats": lambda v: v is None or isinstance(v, str)}),
-    "reliability.notebook.animation.animation_html": Entry(lambda: notebook.animation_html, dict(
-        animation=_ANIM, name="a")),
+    "reliability.notebook.animation.animation_html": Entry(
+        lambda: notebook.animation_html, dict(animation=_ANIM, name="a")),
     "reliability.notebook.animation.scrubber": Entry(lambda: notebook.scrubber, dict(
         draw=lambda fig, value: None, values=[1, 2], name="s", figsize=(2.0, 1.0))),
     # datasets and parameters

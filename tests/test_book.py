@@ -17,11 +17,13 @@ def built_book(built_site):
 
 
 def test_book_builds_without_warnings(built_book):
-    """Both editions (bookbuild/site.py), with every warning an error, and their PDFs."""
+    """Both editions (bookbuild/site.py), with every warning an error, and their
+    PDFs."""
     import bookbuild.site
 
     result, _ = built_book
-    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
+    failed = bookbuild.site.failed(result)
+    assert not failed, "\n".join(failed)[-8000:]
 
 
 def test_every_chapter_has_a_page(built_book):

@@ -62,7 +62,8 @@ def site(built_site):
     import bookbuild.site
 
     html, result = built_site
-    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
+    failed = bookbuild.site.failed(result)
+    assert not failed, "\n".join(failed)[-8000:]
     with serve(html) as base:
         yield html, base
 

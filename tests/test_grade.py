@@ -1,5 +1,6 @@
-"""bookbuild/grade.py: a folder of submitted homework notebooks, each run in a fresh kernel,
-becomes one CSV of scores per student and problem; a broken notebook never stops it."""
+"""bookbuild/grade.py: a folder of submitted homework notebooks, each run in a fresh
+kernel, becomes one CSV of scores per student and problem; a broken notebook never stops
+it."""
 
 import csv
 import json

@@ -1,7 +1,7 @@
 """A class on a real JupyterHub, on this machine: two students open the same nbgitpuller
-link (bookbuild/hub_links.py) for a chapter, each gets their own copy in their own server,
-runs it in their own kernel, and one student's edit survives the teacher's next commit
-and the next pull without reaching the other student.
+link (bookbuild/hub_links.py) for a chapter, each gets their own copy in their own
+server, runs it in their own kernel, and one student's edit survives the teacher's next
+commit and the next pull without reaching the other student.
 
 The hub runs from a temporary folder with the dummy authenticator (one shared password),
 the simple local-process spawner (one home folder per student under the temporary

@@ -9,8 +9,8 @@ import sys
 import pytest
 from papermill.exceptions import PapermillExecutionError
 
-from bookbuild.run import (ROOT, chapters, declared_parameters, execute, parameter_defaults,
-                       text_outputs)
+from bookbuild.run import (ROOT, chapters, declared_parameters, execute,
+                           parameter_defaults, text_outputs)
 from reliability.notebook import AUDIT_VARIABLE, PHONE_COLUMN_PX
 from reliability.parameters import CHAPTERS as SPECS
 from reliability.parameters import check_parameters, extreme_cases
@@ -128,7 +128,8 @@ def test_the_russian_chapter_runs_at_an_end_of_its_ranges_and_draws_in_russian(p
     wrong = reader_problems(ran, "ru") + figure_problems(
         [t for f in figures for t in f["texts"]], "ru")
     assert not wrong, f"ru, at {extreme_cases(path.stem)[-1]}:\n" + "\n".join(wrong[:10])
-    english = {f["title"] or "(untitled)": [t for t in f["texts"] if catalogs.english_label(t)]
+    english = {f["title"] or "(untitled)": [t for t in f["texts"]
+                                            if catalogs.english_label(t)]
                for f in figures}
     assert not {title: texts for title, texts in english.items() if texts}, \
         f"English on the Russian chapter's figures: {english}"
@@ -146,7 +147,8 @@ def test_a_bad_parameter_stops_the_chapter_with_its_name_and_range(path, tmp_pat
 def test_rerun_refuses_a_parameter_the_chapter_does_not_have(tmp_path):
     chapter = CHAPTERS[0]
     result = subprocess.run(
-        [sys.executable, "-m", "bookbuild", "rerun", str(chapter), str(tmp_path / "out.ipynb"),
+        [sys.executable, "-m", "bookbuild", "rerun", str(chapter),
+         str(tmp_path / "out.ipynb"),
          "-p", "eror", "0.2"], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 2 and "has no parameter eror" in result.stderr
     assert not (tmp_path / "out.ipynb").exists(), "nothing runs when a name is wrong"
@@ -156,7 +158,8 @@ def test_rerun_refuses_a_value_outside_its_range(tmp_path):
     chapter = CHAPTERS[0]
     name, number = next(iter(SPECS[chapter.stem].ranges.items()))
     result = subprocess.run(
-        [sys.executable, "-m", "bookbuild", "rerun", str(chapter), str(tmp_path / "out.ipynb"),
+        [sys.executable, "-m", "bookbuild", "rerun", str(chapter),
+         str(tmp_path / "out.ipynb"),
          "-p", name, str(number.high + 1)], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 2 and number.describe() in result.stderr
 

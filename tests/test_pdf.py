@@ -1,11 +1,12 @@
 """The book as one PDF (bookbuild/book_pdf.py), as a reader who downloads it gets it.
 
-The book is built from the stored outputs into a temporary folder, then bookbuild/book_pdf.py
-prints it there in Debian's headless Chromium, as `make book` does. The PDF must read as a
-book: a cover, a printed table of contents giving the page each page of the book starts
-on, every page of the table of contents in order (one bookmark each) with its figures and
-typeset maths (no TeX or MyST source left in the text), each sheet's number and running
-title, no web-only controls; and the landing page must link to it.
+The book is built from the stored outputs into a temporary folder, then
+bookbuild/book_pdf.py prints it there in Debian's headless Chromium, as `make book`
+does. The PDF must read as a book: a cover, a printed table of contents giving the page
+each page of the book starts on, every page of the table of contents in order (one
+bookmark each) with its figures and typeset maths (no TeX or MyST source left in the
+text), each sheet's number and running title, no web-only controls; and the landing
+page must link to it.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def book(built_site, edition):
 
     pytest.importorskip("playwright.sync_api")
     html, result = built_site
-    assert not bookbuild.site.failed(result), "\n".join(bookbuild.site.failed(result))[-8000:]
+    failed = bookbuild.site.failed(result)
+    assert not failed, "\n".join(failed)[-8000:]
     return html if edition == "en" else html / edition
 
 

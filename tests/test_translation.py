@@ -199,10 +199,10 @@ def test_no_english_sentence_in_the_russian_prose(page):
 
 
 def test_the_english_detector_finds_english_and_spares_russian():
-    assert catalogs.english_phrases("Повторы помогают. The ceiling is what silent errors "
-                                     "leave, and retries cannot pass it.")
+    assert catalogs.english_phrases("Повторы помогают. The ceiling is what silent "
+                                    "errors leave, and retries cannot pass it.")
     assert not catalogs.english_phrases("Повторы не обходят потолок: GPT-4o, MATH-500, "
-                                         "Huang et al. и pass^k остаются как есть.")
+                                        "Huang et al. и pass^k остаются как есть.")
 
 
 # --- the glossary ----------------------------------------------------------------------------------

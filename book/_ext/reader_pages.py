@@ -4,8 +4,8 @@
   download it, or re-run it with other parameters (``bookbuild/rerun.py``), with that
   chapter's own file name, parameters and their allowed ranges (``reliability.parameters``).
 * The launch and download buttons open the chapter's plain notebook in ``notebooks/``
-  (made by ``bookbuild/launch_notebooks.py``: numbers filled in, no MyST markup), not the
-  MyST source; those notebooks and a zip of them are copied into the site.
+  (made by ``bookbuild/launch_notebooks.py``: numbers filled in, no MyST markup), not
+  the MyST source; those notebooks and a zip of them are copied into the site.
 * The page works offline: asset URLs that stored outputs point at a CDN (the Font Awesome
   stylesheet in matplotlib's animation player) are rewritten to copies in
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
@@ -50,11 +50,12 @@ OFFLINE_ASSETS = {
 }
 
 CHAPTER_PREFIX = "chapters/"
-#: Where bookbuild/launch_notebooks.py writes the plain notebooks, in the repository and in
-#: the built site alike, and the zip of them beside the site's landing page.
+#: Where bookbuild/launch_notebooks.py writes the plain notebooks, in the repository and
+#: in the built site alike, and the zip of them beside the site's landing page.
 LAUNCH_FOLDER = "notebooks"
 ZIP_NAME = "agent-reliability-notebooks.zip"
-#: Written beside the launch notebooks by bookbuild/launch_notebooks.py, zipped with them.
+#: Written beside the launch notebooks by bookbuild/launch_notebooks.py, zipped with
+#: them.
 COMPANIONS = ("README.md", "requirements.txt")
 
 logger = logging.getLogger(__name__)

@@ -1,12 +1,12 @@
-"""The page helpers a chapter calls, one module per job; a chapter imports them from here
-(``from reliability.notebook import setup, glue_values, table``):
+"""The page helpers a chapter calls, one module per job; a chapter imports them from
+here (``from reliability.notebook import setup, glue_values, table``):
 
-- :mod:`.style`: the book's look (:data:`PALETTE`, :data:`OUTCOME_COLOURS`, :func:`setup`,
-  :func:`percent_axis`);
+- :mod:`.style`: the book's look (:data:`PALETTE`, :data:`OUTCOME_COLOURS`,
+  :func:`setup`, :func:`percent_axis`);
 - :mod:`.glue`: numbers the prose cites (:func:`glue_values`, :func:`glued`);
 - :mod:`.tables`: tables a projector can show (:func:`table`);
-- :mod:`.legibility`: whether a figure reads on a phone (:func:`figure_problems`) and the
-  audit of every figure a test run draws;
+- :mod:`.legibility`: whether a figure reads on a phone (:func:`figure_problems`) and
+  the audit of every figure a test run draws;
 - :mod:`.animation`: figures that move without a kernel (:func:`animation_html`,
   :func:`scrubber`).
 
@@ -26,8 +26,8 @@ from .legibility import AUDIT_VARIABLE, MIN_TEXT_PX, PHONE_COLUMN_PX, figure_pro
 from .style import OUTCOME_COLOURS, PALETTE, TEXT_COLOURS, percent_axis, setup
 from .tables import table
 
-__all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS", "PHONE_COLUMN_PX",
-           "MIN_TEXT_PX", "AUDIT_VARIABLE", "FRAME_DPI", "FRAME_COLOURS", "MAX_FRAMES",
-           "setup", "glue_values", "glued", "animation_html", "scrubber", "percent_axis",
-           "figure_problems", "table", "fmt", "counted", "interval", "percent", "points",
-           "said", "yes_no"]
+__all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS",
+           "PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "FRAME_DPI",
+           "FRAME_COLOURS", "MAX_FRAMES", "setup", "glue_values", "glued",
+           "animation_html", "scrubber", "percent_axis", "figure_problems", "table",
+           "fmt", "counted", "interval", "percent", "points", "said", "yes_no"]

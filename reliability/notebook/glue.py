@@ -1,6 +1,6 @@
-"""Numbers the prose cites: :func:`glue_values` stores them silently in a cell's output,
-in the form myst-nb's ``{glue:text}`` role reads, rounded by :func:`glued` so that a re-run
-on another machine stores the same text.
+"""Numbers the prose cites: :func:`glue_values` stores them silently in a cell's
+output, in the form myst-nb's ``{glue:text}`` role reads, rounded by :func:`glued` so
+that a re-run on another machine stores the same text.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ on a phone (text too small at 360 px wide, or text overlapping text).
     python -m bookbuild audit chapters/04_pass_k.ipynb
 
 Exit status 1 if any figure has a problem. The tests run the same check at the ends of
-every chapter's parameter ranges (tests/test_notebooks.py).
+every chapter's parameter ranges (tests/test_notebooks.py). Reads the chapters; writes
+nothing (each runs into a temporary folder).
 """
 
 from __future__ import annotations

@@ -17,12 +17,16 @@ the page's blocks:
 
 ``update`` works like ``sphinx-intl update``: a new block arrives untranslated, a changed
 one keeps its old translation marked *fuzzy* with the old English beside it
-(``#| msgid``), a removed one becomes obsolete. ``build`` writes ``ru/`` from the English
-pages and the catalogs and refuses a page that has an untranslated or fuzzy block; code
+(``#| msgid``), a removed one becomes obsolete. ``edition`` (:mod:`bookbuild.edition`)
+writes ``ru/`` from the English pages and the catalogs and refuses a page that has an untranslated or fuzzy block; code
 cells whose Russian source did not change keep their stored outputs, others are left
 unrun for ``make outputs CHAPTER=ru/chapters/...`` to execute. Strings inside the
 package (figure labels, table headers, explorer sentences) have catalogs of their own in
 ``reliability/locale/ru/`` (see :mod:`reliability.i18n`), refreshed by ``update`` too.
+
+Reads the English pages (``chapters/*.ipynb``, ``book/*.md``, ``_toc.yml``), the
+package's marked strings and those of :data:`CODE_SOURCES`; ``update`` writes
+``locale/ru/**/*.po`` and ``reliability/locale/ru/*.po``, ``status`` writes nothing.
 """
 
 from __future__ import annotations

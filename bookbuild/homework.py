@@ -5,7 +5,8 @@ written from :data:`PROBLEMS` by ``make notebooks`` (``bookbuild/launch_notebook
 calls :func:`notebook`): the statements and one ``answer("hw1", ...)`` cell per problem,
 never the answers. The key is each problem's ``answer`` function, computed from the
 package when ``bookbuild/grade.py`` grades, so no answer is stored anywhere: not in the
-book, not in the notebooks, not in the package a student installs.
+book, not in the notebooks, not in the package a student installs. Reads the package
+(``reliability.homework``); writes nothing itself.
 """
 
 from __future__ import annotations

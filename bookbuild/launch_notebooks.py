@@ -1,6 +1,6 @@
 """Make the notebooks a student opens: plain Jupyter notebooks generated from the chapters.
 
-    make notebooks        # writes notebooks/NN_name.ipynb and nothing else
+    python -m bookbuild.launch_notebooks   # notebooks/, ru/notebooks/ (make notebooks)
 
 The chapters are written for Jupyter Book: their prose holds MyST roles and directives
 (``{glue:text}`` numbers, ``{cite}`` references, ``{exercise}`` and ``{solution}``
@@ -12,7 +12,10 @@ in ``<details>``. Each opens with one short cell that, in Colab only, installs t
 package (and what Colab lacks) from the repository named in ``_config.yml``.
 
 They are generated, never edited by hand; ``tests/test_launch_notebooks.py`` fails when
-one is out of date with its chapter.
+one is out of date with its chapter. Reads ``chapters/`` and ``ru/chapters/`` (their
+stored glue), ``book/references.bib`` and ``_config.yml``; writes ``notebooks/`` and
+``ru/notebooks/``: each chapter's notebook, the homework's (:mod:`bookbuild.homework`),
+``README.md`` and ``requirements.txt``.
 """
 
 from __future__ import annotations

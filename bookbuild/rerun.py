@@ -6,7 +6,8 @@
 The README's papermill recipe, wrapped: a name the chapter's parameters cell does not
 have, or a value outside the range ``reliability.parameters`` gives it, is refused before
 the chapter starts (papermill alone would run a misspelt ``-p eror 0.2`` on the defaults).
-The chapter runs in its own folder, like the stored copy.
+The chapter runs in its own folder, like the stored copy. Reads the chapter; writes
+only the output notebook named.
 """
 
 from __future__ import annotations

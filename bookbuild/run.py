@@ -2,6 +2,8 @@
 
 Shared by ``bookbuild/outputs.py`` (rewrites the stored outputs on purpose) and by the
 tests (which execute into a temporary folder and never touch the committed notebooks).
+Reads a chapter (its kernel imports ``reliability`` and reads ``data/``); writes the
+executed notebook where it is told, and nothing else.
 """
 
 from __future__ import annotations

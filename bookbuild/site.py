@@ -8,6 +8,9 @@ is the repository itself by default, as ``make book`` wants), the Russian one fr
 are built with every warning an error, at the same time (one per core), then each is
 printed to ``agent-reliability-by-the-numbers.pdf`` inside its own site by
 ``bookbuild/book_pdf.py``. The tests build through :func:`build` too, once per run.
+
+Reads ``_config.yml``, ``_toc.yml``, ``book/``, ``chapters/``, ``ru/``, ``notebooks/``
+and the assets ``scripts/vendor_assets.sh`` copies; writes ``DIR/_build/`` only.
 """
 
 from __future__ import annotations

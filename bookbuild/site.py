@@ -131,7 +131,7 @@ def main(argv=None) -> int:
         if isinstance(value, dict):
             print(f"--- {step}: exit {value['returncode']}\n{value['log'][-1500:]}")
     problems = failed(result)
-    print(f"build_book: {'failed' if problems else 'done'} in {result['seconds']} s; "
+    print(f"bookbuild book: {'failed' if problems else 'done'} in {result['seconds']} s; "
           f"open {site(args.out) / 'index.html'} (Russian: ru/index.html)")
     return 1 if problems else 0
 

@@ -54,6 +54,7 @@ def built_site(tmp_path_factory):
 # workers' times add up (two workers: about twice the wall-clock time).
 # `--durations=25` (make test) lists the slowest tests themselves.
 import functools  # noqa: E402
+import threading  # noqa: E402
 import time  # noqa: E402
 
 #: The kinds in the order the table lists them.
@@ -67,13 +68,23 @@ _BROWSER_STARTED = []
 
 
 def _timed(function, kind):
+    """``function``, adding the wall-clock time spent inside it to ``_SPENT[kind]``;
+    calls that overlap (the grader runs several notebooks at once) count once."""
+    lock, running, since = threading.Lock(), [0], [0.0]
+
     @functools.wraps(function)
     def timed(*args, **kwargs):
-        started = time.perf_counter()
+        with lock:
+            if not running[0]:
+                since[0] = time.perf_counter()
+            running[0] += 1
         try:
             return function(*args, **kwargs)
         finally:
-            _SPENT[kind] += time.perf_counter() - started
+            with lock:
+                running[0] -= 1
+                if not running[0]:
+                    _SPENT[kind] += time.perf_counter() - since[0]
     return timed
 
 

@@ -59,6 +59,9 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
         shutil.copytree(staging / "_build" / "html", target)
         if result["en"]["returncode"] == 0:
             english_anchors(html, target)
+    if all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
+        from slides import write_decks  # the teacher's reveal.js decks, both editions
+        result["slides"] = write_decks(html)
     result["seconds_html"] = round(time.monotonic() - started)
     if pdf and all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         printers = {lang: subprocess.Popen(

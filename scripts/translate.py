@@ -342,7 +342,8 @@ def package_catalog_path(module: Path) -> Path:
 #: each has a catalog in locale/ru/code/.
 CODE_SOURCES = ("scripts/teacher_page.py", "scripts/launch_notebooks.py",
                 "scripts/hub_links.py", "book/_ext/reader_pages.py", "book/_ext/quiz.py",
-                "scripts/homework.py", "scripts/grade.py", "scripts/book_pdf.py")
+                "scripts/homework.py", "scripts/grade.py", "scripts/book_pdf.py",
+                "scripts/slides.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

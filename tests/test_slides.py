@@ -213,3 +213,45 @@ def test_live_explorers_respond_on_their_slides(language, decks, browser):
         assert not trouble, "\n".join(trouble)
     finally:
         tab.close()
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_the_teachers_guide_links_every_deck(language, decks):
+    """Both editions of the guide link each deck, at the path the build writes it."""
+    import re
+
+    site, _ = decks
+    guide = ROOT / ("book" if language == "en" else "ru/book") / "teaching.md"
+    linked = set(re.findall(r'href="\.\./slides/([\w-]+)\.html"', guide.read_text()))
+    assert linked == set(DECKS)
+    for deck in linked:  # the guide's page sits in book/, one folder below the site root
+        assert (site / EDITIONS[language] / f"{deck}.html").is_file()
+
+
+def test_the_speaker_view_opens_from_the_file_system(decks, browser):
+    """Opened as a file (no server, no network), a deck runs its explorers and typesets
+    its maths, and 's' opens the speaker view with the block's talking points."""
+    import teacher_page
+    from translate import translator
+
+    site, _ = decks
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    errors = []
+    try:
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.goto((site / "ru" / "slides" / "one-class.html").as_uri() + "#/2")
+        tab.wait_for_function("window.Reveal && Reveal.isReady()")
+        assert tab.locator(".live-explorer.live-ready").count() >= 5
+        assert tab.locator(".formula mjx-container").count() >= 5
+        with context.expect_page() as opened:
+            tab.keyboard.press("s")
+        speaker = opened.value
+        points = teacher_page.fill_numbers(
+            translator("ru", "teacher_page")(teacher_page.IDEAS["chain"].points),
+            teacher_page.plan_numbers(), "ru")
+        speaker.wait_for_function("text => document.body.innerText.includes(text)",
+                                  arg=points.split(":")[0][:60], timeout=10_000)
+        assert not errors, errors
+    finally:
+        context.close()

@@ -347,7 +347,7 @@ def package_catalog_path(module: Path) -> Path:
 CODE_SOURCES = ("bookbuild/teacher_page.py", "bookbuild/launch_notebooks.py",
                 "bookbuild/hub_links.py", "book/_ext/reader_pages.py",
                 "book/_ext/quiz.py", "bookbuild/homework.py", "bookbuild/grade.py",
-                "bookbuild/book_pdf.py")
+                "bookbuild/book_pdf.py", "bookbuild/slides.py")
 
 
 def code_catalog_path(source: str, language: str = LANGUAGE) -> Path:

@@ -1,0 +1,381 @@
+"""The teacher's slide decks: a reveal.js deck per plan of the teacher's guide, in each
+edition.
+
+    .venv/bin/python -m bookbuild.slides SITE    (make book runs it from bookbuild/site.py)
+
+For the 90-minute plan and the two-class plan of ``book/teaching.md`` (the blocks and
+minutes of ``teacher_page.PLANS``), each block gets slides made from what the book
+shows, never written twice:
+
+* a title slide with the block's objective and the question to ask before the cell runs
+  (its answer appears on the next key press);
+* the chapter's key figure: the PNG stored in the chapter (the Russian chapter's in the
+  Russian deck), under the heading of the section it stands in;
+* the chapter's formulas, typeset at build time by ``scripts/slides_maths.js`` (the npm
+  MathJax, as the book's pages are), so a deck loads no MathJax;
+* the printed output of the chapter's teaching cell, as stored in the chapter;
+* the chapter's live explorer (its stored HTML, brought to life by ``_static/live.js``
+  as on the chapter's page): it runs in the slide with no kernel and no network.
+
+The speaker notes of every slide carry the block's talking points with the chapters'
+glued numbers, filled in by ``teacher_page.fill_numbers`` from the same stored outputs
+as the guide's plan, and the question's answer. The decks go to ``SITE/slides/`` and
+``SITE/ru/slides/`` and reach reveal.js, live.js and the maths fonts through relative
+paths into the site's ``_static`` (``scripts/vendor_assets.sh`` vendors reveal.js from
+npm), so a deck works offline, from the static site or from the file system.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from bookbuild.catalogs import translator
+from bookbuild.run import ROOT
+from bookbuild.teacher_page import (IDEAS, PLANS, TEACHING, RU_TEACHING, chapter_number,
+                          edition_chapters, fill_numbers, plan_numbers, teaching_cell)
+
+
+@dataclass(frozen=True)
+class Key:
+    """What a block shows from its chapter: the first figure of the section headed
+    ``figure`` and the display formulas ``(section, n)`` (the n-th formula of that
+    section), sections named by their English headings."""
+
+    chapter: int
+    figure: str
+    formulas: tuple[tuple[str, int], ...] = ()
+
+
+_SELFCOND = "Self-conditioning: errors in the history invite more errors"
+_REVISION = Key(5, "What an arbiter buys", (("A two-state model of revision", 0),))
+#: Each block's chapter material (a block without one has its title slide only).
+KEYS = {
+    "chain": Key(1, "The horizon", (("One step, then many", 0), ("The horizon", 0))),
+    "retries": Key(2, "More attempts, diminishing returns",
+                   (("Why retries cannot touch silent errors", 0),)),
+    "passk": Key(4, "Same pass^1, very different pass^8",
+                 (("Two questions about the same runs", 0),)),
+    "selfcond": Key(5, _SELFCOND, ((_SELFCOND, 0),)),
+    "selfcorrection": _REVISION,
+    "revision": _REVISION,
+    "verifier": Key(3, "Recall against false rejection",
+                    (("A second check on every answer", 0),)),
+    "budgets": Key(7, "What limits address in the MAST failure shares",
+                   (("Four budgets, counted per task", 0),)),
+    "ladder": Key(8, "An outage, with and without a breaker",
+                  (("Cascade is not fallback", 0),)),
+    "format": Key(6, "Where the tax is paid: the prompt, not the decoder",
+                  (("Form and content as two rates", 0),)),
+    "lab": Key(9, "Four failures, each met by the right and by a wrong guardrail"),
+    "reading": Key(10, "Paired columns: Relevance and Irrelevance",
+                   (('"Tool hallucination" is several failures', 0),)),
+}
+
+#: The decks: file name and the plans (teacher_page.PLANS) each one runs through.
+DECKS = {"one-class": ("one-class",), "two-class": ("class-1", "class-2")}
+#: Where reveal.js, live.js and the maths fonts are, from a deck in SITE/slides/.
+STATIC = "../_static"
+MATHS_FONTS = f"{STATIC}/vendor/mathjax/output/chtml/fonts/woff-v2"
+CSS = ROOT / "scripts" / "slides.css"
+
+_HEADING = re.compile(r"^(#{2,3}) (.+)$", re.M)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_REGION = "<!-- plan-{plan}: begin -->"
+
+
+def _source(cell) -> str:
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)
+
+
+def _plain(markdown: str) -> str:
+    """A heading's words without Markdown's backticks and emphasis."""
+    return re.sub(r"[`*]", "", markdown).strip()
+
+
+def plan_titles(teaching: str) -> dict[str, str]:
+    """Each plan's heading in the teacher's guide (``## One class of 90 minutes``, ``###
+    Class 1: ...``), and the deck's: a deck of several plans takes the heading above its
+    first plan's (``## Two classes of 90 minutes``)."""
+    titles = {}
+    for plan in PLANS:
+        before = teaching.split(_REGION.format(plan=plan), 1)[0]
+        headings = _HEADING.findall(before)
+        titles[plan] = _plain(headings[-1][1])
+        if headings[-1][0] == "###":
+            titles[f"deck:{plan}"] = _plain(next(h for level, h in reversed(headings)
+                                                 if level == "##"))
+    return titles
+
+
+class Chapter:
+    """One chapter of an edition, read for its slides, with the English chapter it was
+    made from cell for cell (the English headings find a section in either edition)."""
+
+    def __init__(self, number: int, language: str):
+        self.path = next(p for p in edition_chapters(language)
+                         if chapter_number(p) == number)
+        self.nb = nbformat.read(str(self.path), as_version=4)
+        self.english = nbformat.read(str(ROOT / "chapters" / self.path.name),
+                                     as_version=4)
+        self.language = language
+
+    def _section_cells(self, heading: str) -> list[int]:
+        """The indices of the cells of the section with this English heading."""
+        inside, found = False, []
+        for index, cell in enumerate(self.english.cells):
+            if cell.cell_type == "markdown":
+                headings = re.findall(r"^## (.+)$", _source(cell), re.M)
+                if headings:
+                    inside = headings[-1].strip() == heading
+            if inside:
+                found.append(index)
+        if not found:
+            raise ValueError(f"{self.path.name} has no section headed {heading!r}")
+        return found
+
+    def heading(self, index: int) -> str:
+        """The edition's heading of the section that holds cell ``index``."""
+        for cell in reversed(self.nb.cells[:index + 1]):
+            if cell.cell_type == "markdown":
+                headings = re.findall(r"^## (.+)$", _source(cell), re.M)
+                if headings:
+                    return _plain(headings[-1])
+        raise ValueError(f"{self.path.name}: cell {index} is under no section")
+
+    def title(self) -> str:
+        return _plain(re.search(r"^# (.+)$", _source(self.nb.cells[0]), re.M)[1])
+
+    def figure(self, heading: str) -> tuple[int, bytes]:
+        """The first stored PNG of the section: its cell's index and its bytes."""
+        for index in self._section_cells(heading):
+            for output in self.nb.cells[index].get("outputs", []):
+                png = output.get("data", {}).get("image/png")
+                if png:
+                    return index, base64.b64decode(png)
+        raise ValueError(f"{self.path.name}: no stored figure under {heading!r}")
+
+    def formula(self, heading: str, n: int) -> tuple[int, str]:
+        formulas = [(index, tex.strip()) for index in self._section_cells(heading)
+                    if self.nb.cells[index].cell_type == "markdown"
+                    for tex in _DISPLAY.findall(_source(self.nb.cells[index]))]
+        if len(formulas) <= n:
+            raise ValueError(f"{self.path.name}: no formula {n} under {heading!r}")
+        return formulas[n]
+
+    def teaching_output(self) -> str:
+        """What the chapter's teaching cell printed, as stored."""
+        english = None if self.language == "en" else self.english
+        _, code = teaching_cell(self.nb, self.path.name, english)
+        return "".join(_source({"source": o.get("text", "")}) for o in code.outputs
+                       if o.output_type == "stream").rstrip()
+
+    def explorer(self) -> str:
+        """The chapter's live explorer, as its stored output (reliability.live)."""
+        for cell in self.nb.cells:
+            for output in cell.get("outputs", []):
+                markup = output.get("data", {}).get("text/html", "")
+                markup = markup if isinstance(markup, str) else "".join(markup)
+                if 'class="live-explorer"' in markup:
+                    return markup
+        raise ValueError(f"{self.path.name} stores no live explorer")
+
+
+def typeset(formulas: list[str]) -> tuple[list[str], str]:
+    """The formulas' CHTML markup and their stylesheet (scripts/slides_maths.js)."""
+    script = ROOT / "scripts" / "slides_maths.js"
+    ran = subprocess.run(["node", str(script), MATHS_FONTS], input=json.dumps(formulas),
+                         capture_output=True, text=True, cwd=ROOT)
+    if ran.returncode != 0:
+        raise RuntimeError(f"slides_maths.js failed: {ran.stderr.strip()[-2000:]}; run "
+                           "scripts/vendor_assets.sh (make book does) first")
+    typeset = json.loads(ran.stdout)
+    return typeset["html"], typeset["css"]
+
+
+def _notes(lines: list[str]) -> str:
+    body = "".join(f"<p>{line}</p>" for line in lines if line)
+    return f'<aside class="notes">{body}</aside>'
+
+
+def _slide(body: str, notes: list[str], kind: str) -> str:
+    return f'<section class="slide-{kind}">\n{body}\n{_notes(notes)}\n</section>'
+
+
+def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dict,
+                  labels) -> list[str]:
+    """The slides of one block of a plan: its title slide, then (for a block with a
+    chapter) the figure, the formulas, the teaching cell's output and the explorer.
+    ``material`` gathers what the deck needs beside its HTML: figures, formulas and
+    the chapters whose explorers it already shows."""
+    _, plan_, esc = labels
+    talking = [f"<strong>{esc(plan_('Talking points'))}:</strong> {text['points']}"]
+    answer = f"<strong>{esc(plan_('Answer'))}:</strong> {text['answer']}"
+    slides = [_slide(
+        f"<h2>{text['number']}. {esc(plan_(IDEAS[block].title))}</h2>\n"
+        f'<p class="block-minutes">{esc(text["minutes"])}</p>\n'
+        f'<p class="objective"><strong>{esc(plan_("Objective"))}:</strong> '
+        f"{text['objective']}</p>\n"
+        f'<p class="question"><strong>{esc(plan_("Ask before the cell runs"))}:'
+        f"</strong> {text['question']}</p>\n"
+        f'<p class="answer fragment">{answer}</p>', talking + [answer], "block")]
+    key = KEYS.get(block)
+    if chapter is None or key is None:
+        return slides
+    source = '<p class="source">' + esc(_("Chapter {number}: {title}").format(
+        number=key.chapter, title=chapter.title())) + "</p>"
+    index, png = chapter.figure(key.figure)
+    file = f"ch{key.chapter:02d}-cell{index:02d}.png"
+    material["figures"][file] = png
+    heading = esc(chapter.heading(index))
+    slides.append(_slide(f'<h3>{heading}</h3>\n<img class="key-figure" src="{file}" '
+                         f'alt="{heading}">\n{source}', talking, "figure"))
+    if key.formulas:
+        shown, headings = [], []
+        for section, n in key.formulas:
+            cell, tex = chapter.formula(section, n)
+            material["formulas"].append(tex)
+            marker = f"<!--formula:{len(material['formulas']) - 1}-->"
+            shown.append(f'<div class="formula">{marker}</div>')
+            headings.append(esc(chapter.heading(cell)))
+        title = " · ".join(dict.fromkeys(headings))
+        slides.append(_slide(f"<h3>{title}</h3>\n" + "\n".join(shown) + f"\n{source}",
+                             talking, "formulas"))
+    output = esc(chapter.teaching_output())
+    slides.append(_slide(f"<h3>{esc(_('The teaching cell prints'))}</h3>\n"
+                         f'<pre class="cell-output">{output}</pre>\n{source}', talking,
+                         "output"))
+    if key.chapter not in material["explorers"]:  # a chapter's explorer once per deck
+        material["explorers"].add(key.chapter)
+        live = esc(_("Live: move the controls (no kernel, no network)"))
+        slides.append(_slide(f"<h3>{live}</h3>\n{chapter.explorer()}\n{source}",
+                             talking, "explorer"))
+    return slides
+
+
+def deck(name: str, language: str = "en", numbers: dict | None = None) -> dict:
+    """One deck: its HTML, the figures it shows (file name to PNG bytes) and the TeX of
+    its formulas, still to be typeset (``<!--formula:n-->`` marks where each goes)."""
+    numbers = plan_numbers() if numbers is None else numbers
+    _ = translator(language, "slides")
+    plan_ = translator(language, "teacher_page")
+    esc = html.escape
+    guide = TEACHING if language == "en" else RU_TEACHING
+    titles = plan_titles(guide.read_text(encoding="utf-8"))
+    plans = DECKS[name]
+    deck_title = titles.get(f"deck:{plans[0]}", titles[plans[0]])
+    material = {"figures": {}, "formulas": [], "explorers": set()}
+    chapters: dict[int, Chapter] = {}
+    minutes = plan_("{minutes} min").format(
+        minutes=sum(m for plan in plans for m, _block in PLANS[plan]))
+    lesson = _("Lesson 16: why agents fail, and which guardrail fixes which failure")
+    speaker = _("Press s for the speaker view (these notes, the next slide and a "
+                "timer); the live explorers need no kernel and no network.")
+    slides = [_slide(f"<h1>{esc(deck_title)}</h1>\n<p>{esc(lesson)}</p>\n"
+                     f'<p class="deck-minutes">{esc(minutes)}</p>', [esc(speaker)],
+                     "title")]
+    for plan in plans:
+        if len(plans) > 1:
+            slides.append(_slide(f"<h1>{esc(titles[plan])}</h1>", [], "part"))
+        for number, (block_minutes, block) in enumerate(PLANS[plan], 1):
+            text = {field: esc(fill_numbers(plan_(getattr(IDEAS[block], field)),
+                                            numbers, language))
+                    for field in ("objective", "points", "question", "answer")}
+            text.update(number=number,
+                        minutes=plan_("{minutes} min").format(minutes=block_minutes))
+            key = KEYS.get(block)
+            if key is not None and key.chapter not in chapters:
+                chapters[key.chapter] = Chapter(key.chapter, language)
+            chapter = chapters.get(key.chapter) if key is not None else None
+            slides += _block_slides(block, text, chapter, material, (_, plan_, esc))
+    page = TEMPLATE.format(language=language, title=esc(deck_title), static=STATIC,
+                           slides="\n".join(slides))
+    return {"html": page, "figures": material["figures"],
+            "formulas": material["formulas"]}
+
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="{language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="{static}/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="{static}/vendor/reveal.js/dist/reveal.css">
+<link rel="stylesheet" href="{static}/vendor/reveal.js/dist/theme/white.css">
+<link rel="stylesheet" href="{static}/live.css">
+<link rel="stylesheet" href="mathjax-chtml.css">
+<link rel="stylesheet" href="slides.css">
+</head>
+<body>
+<div class="reveal"><div class="slides">
+{slides}
+</div></div>
+<script src="{static}/vendor/reveal.js/dist/reveal.js"></script>
+<script src="{static}/vendor/reveal.js/plugin/notes/notes.js"></script>
+<script src="{static}/live.js"></script>
+<script>
+Reveal.initialize({{width: 1280, height: 720, margin: 0.04, hash: true, center: false,
+                   transition: "none", plugins: [RevealNotes]}});
+// live.js sizes a chart to its slide; a slide hidden at load is measured when shown
+Reveal.on("slidechanged", function () {{ window.dispatchEvent(new Event("resize")); }});
+Reveal.on("ready", function () {{ window.dispatchEvent(new Event("resize")); }});
+</script>
+</body>
+</html>
+"""
+
+
+def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
+    """Write every deck of both editions into ``site/slides`` and ``site/ru/slides``;
+    return the step's exit code and log, as :func:`build_book.build` reports a step."""
+    numbers = plan_numbers()
+    log = []
+    try:
+        for language in languages:
+            out = Path(site) / ("slides" if language == "en" else f"{language}/slides")
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            made = {name: deck(name, language, numbers) for name in DECKS}
+            every = [tex for one in made.values() for tex in one["formulas"]]
+            markup, css = typeset(every)
+            (out / "mathjax-chtml.css").write_text(css, encoding="utf-8")
+            shutil.copy(CSS, out / "slides.css")
+            start = 0
+            for name, made_deck in made.items():
+                page = made_deck["html"]
+                for n in range(len(made_deck["formulas"])):
+                    page = page.replace(f"<!--formula:{n}-->", markup[start + n])
+                start += len(made_deck["formulas"])
+                (out / f"{name}.html").write_text(page, encoding="utf-8")
+                for file, png in made_deck["figures"].items():
+                    (out / file).write_bytes(png)
+                log.append(f"{out.relative_to(site) / name}.html: "
+                           f"{page.count('<section')} slides")
+    except (ValueError, RuntimeError, OSError) as error:
+        return {"returncode": 1, "log": "\n".join(log + [f"slides: {error}"])}
+    return {"returncode": 0, "log": "\n".join(log)}
+
+
+def main(argv=None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(__doc__.splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    result = write_decks(Path(args[0]))
+    print(result["log"])
+    return result["returncode"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

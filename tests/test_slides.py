@@ -1,0 +1,257 @@
+"""The teacher's slide decks (bookbuild/slides.py) in headless Chromium, in both editions.
+
+Each deck is built once per module by the generator the book's build calls, into a
+temporary site whose ``_static`` is the book's own (with reveal.js vendored from npm),
+and served on 127.0.0.1. A teacher steps through it with the arrow keys: every slide is
+visited with ``Reveal.next()``, nothing on a slide leaves its 1280 x 720 box, no script
+fails, nothing is fetched from another host, every figure loads and every formula is
+typeset. Each live explorer answers its control on the slide, and the speaker notes say
+the plan's talking points with the chapters' numbers, as the teacher's guide does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from urllib.parse import urlparse
+
+import pytest
+
+from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, serve
+from bookbuild.run import ROOT
+
+pytestmark = pytest.mark.xdist_group(name="browser")
+
+EDITIONS = {"en": "slides", "ru": "ru/slides"}
+DECKS = ["one-class", "two-class"]
+WIDTH, HEIGHT = 1280, 720
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory):
+    """Both editions' decks in a temporary site, served; yields the site and its URL."""
+    from bookbuild import slides
+
+    if not (ROOT / "book" / "_static" / "vendor" / "reveal.js").is_dir():
+        ran = subprocess.run(["bash", str(ROOT / "scripts" / "vendor_assets.sh")],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+    site = tmp_path_factory.mktemp("slides-site")
+    result = slides.write_decks(site)
+    assert result["returncode"] == 0, result["log"]
+    for static in (site / "_static", site / "ru" / "_static"):
+        static.parent.mkdir(parents=True, exist_ok=True)
+        static.symlink_to(ROOT / "book" / "_static", target_is_directory=True)
+    with serve(site) as base:
+        yield site, base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        subprocess.run(["bash", str(ROOT / "scripts" / "ensure_browser.sh")],
+                       check=True)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                              headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+# Everything on the current slide (its speaker notes aside) inside the slide's box, in
+# slide pixels (reveal.js scales the 1280 x 720 slide to the window).
+_OVERFLOW_JS = """([width, height]) => {
+    const slide = Reveal.getCurrentSlide(), box = slide.getBoundingClientRect();
+    const scale = Reveal.getScale(), out = [];
+    slide.querySelectorAll("*").forEach(element => {
+        if (element.closest("aside.notes")) return;
+        const r = element.getBoundingClientRect();
+        if (!r.width && !r.height) return;
+        const edges = [(r.left - box.left) / scale, (r.top - box.top) / scale,
+                       (r.right - box.left) / scale, (r.bottom - box.top) / scale];
+        if (edges[0] < -1 || edges[1] < -1
+                || edges[2] > width + 1 || edges[3] > height + 1) {
+            out.push(`${element.tagName.toLowerCase()}.${element.className}: ` +
+                     edges.map(Math.round).join(","));
+        }
+    });
+    return out;
+}"""
+
+_IMAGES_LOADED_JS = """() => Array.from(Reveal.getCurrentSlide()
+    .querySelectorAll("img")).every(img => img.complete)"""
+_AT_THE_END_JS = "() => Reveal.isLastSlide() && !Reveal.availableFragments().next"
+_SLIDE_JS = """() => {
+    const slide = Reveal.getCurrentSlide();
+    return {index: Reveal.getIndices().h, kind: slide.className,
+            images: Array.from(slide.querySelectorAll("img")).map(
+                img => img.complete && img.naturalWidth > 0),
+            formulas: slide.querySelectorAll(".formula").length,
+            typeset: slide.querySelectorAll(".formula mjx-container").length,
+            errors: slide.querySelectorAll("mjx-merror").length,
+            notes: Reveal.getSlideNotes(slide) || ""};
+}"""
+
+
+def _open(browser, base: str, path: str):
+    tab = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    trouble = []
+    tab.on("pageerror", lambda error: trouble.append(f"script error: {error}"))
+    tab.on("console", lambda message: trouble.append(f"console: {message.text}")
+           if message.type == "error" else None)
+    tab.on("response", lambda response: trouble.append(
+        f"{response.status}: {response.url}") if response.status >= 400 else None)
+
+    def outside(route):
+        trouble.append(f"outside request: {route.request.url}")
+        route.abort()
+
+    tab.route(lambda url: urlparse(url).hostname not in ("127.0.0.1", "localhost"),
+              outside)
+    tab.goto(f"{base}/{path}")
+    tab.wait_for_function("window.Reveal && Reveal.isReady()")
+    return tab, trouble
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_every_slide_fits_and_loads(language, deck, decks, browser):
+    """Step through the deck as a teacher does: each slide within 1280 x 720, its
+    figure loaded, its formulas typeset, its notes present, no error and nothing from
+    another host."""
+    _, base = decks
+    tab, trouble = _open(browser, base, f"{EDITIONS[language]}/{deck}.html")
+    try:
+        total = tab.evaluate("Reveal.getTotalSlides()")
+        assert total > 10, f"{deck}: only {total} slides"
+        seen, kinds, problems = set(), set(), []
+        for _ in range(4 * total):  # slides and their fragments
+            tab.wait_for_timeout(20)
+            slide = tab.evaluate(_SLIDE_JS)
+            if slide["index"] not in seen:
+                seen.add(slide["index"])
+                kinds.update(k for k in slide["kind"].split() if k.startswith("slide-"))
+                where = f"{language}/{deck} slide {slide['index']} ({slide['kind']})"
+                tab.wait_for_function(_IMAGES_LOADED_JS)
+                slide = tab.evaluate(_SLIDE_JS)
+                problems += [f"{where}: {o}" for o in tab.evaluate(_OVERFLOW_JS,
+                                                                    [WIDTH, HEIGHT])]
+                if not all(slide["images"]):
+                    problems.append(f"{where}: a figure did not load")
+                if slide["typeset"] != slide["formulas"] or slide["errors"]:
+                    problems.append(f"{where}: formulas not typeset")
+                if "slide-part" not in slide["kind"] and not slide["notes"].strip():
+                    problems.append(f"{where}: no speaker notes")
+            if tab.evaluate(_AT_THE_END_JS):
+                break
+            tab.evaluate("Reveal.next()")
+        missed = set(range(total)) - seen
+        assert not missed, f"slides never reached: {sorted(missed)}"
+        assert {"slide-figure", "slide-formulas", "slide-output",
+                "slide-explorer"} <= kinds, kinds
+        assert not problems, "\n".join(problems[:20])
+        assert not trouble, "\n".join(trouble)
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_speaker_notes_say_the_plans_talking_points(language, decks):
+    """The notes carry each block's talking points with the chapters' glued numbers,
+    the same words and numbers as the teacher's guide (teacher_page makes both)."""
+    import html
+
+    from bookbuild import slides
+    from bookbuild import teacher_page
+    from bookbuild.catalogs import translator
+
+    site, _ = decks
+    numbers = teacher_page.plan_numbers()
+    _ = translator(language, "teacher_page")
+    for deck, plans in slides.DECKS.items():
+        page = html.unescape((site / EDITIONS[language] / f"{deck}.html").read_text())
+        notes = " ".join(part.split("</aside>")[0]
+                         for part in page.split('<aside class="notes">')[1:])
+        for plan in plans:
+            for _minutes, block in teacher_page.PLANS[plan]:
+                points = teacher_page.fill_numbers(
+                    _(teacher_page.IDEAS[block].points), numbers, language)
+                assert points in notes, f"{language}/{deck}: {block}'s talking points"
+    # the Russian decks speak Russian, the chapters' numbers above with a decimal comma
+    ru = (site / "ru" / "slides" / "one-class.html").read_text()
+    assert "Урок 16" in ru and "Lesson 16" not in ru
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_live_explorers_respond_on_their_slides(language, decks, browser):
+    """On every explorer slide, moving the first control (from the keyboard, as in
+    class) redraws the chart and rewrites the sentence; the deck stays on its slide."""
+    _, base = decks
+    tab, trouble = _open(browser, base, f"{EDITIONS[language]}/one-class.html")
+    try:
+        indices = tab.evaluate("""() => Reveal.getSlides().map((s, i) => [s, i])
+            .filter(([s]) => s.classList.contains("slide-explorer"))
+            .map(([, i]) => i)""")
+        assert len(indices) >= 5, indices
+        for index in indices:
+            tab.evaluate(f"Reveal.slide({index})")
+            explorer = tab.locator(".present .live-explorer.live-ready")
+            assert explorer.count() == 1, f"slide {index}: the explorer did not start"
+            before = (explorer.locator(".live-text").inner_text(),
+                      explorer.locator("svg").inner_html())
+            control = explorer.locator("input[type=range]").first
+            control.focus()
+            start = control.input_value()
+            at_the_end = start == control.get_attribute("max")
+            tab.keyboard.press("Home" if at_the_end else "End")
+            assert control.input_value() != start, f"slide {index}: no move"
+            after = (explorer.locator(".live-text").inner_text(),
+                     explorer.locator("svg").inner_html())
+            assert after[0] != before[0], f"slide {index}: the sentence did not change"
+            assert after[1] != before[1], f"slide {index}: the chart did not change"
+            assert tab.evaluate("Reveal.getIndices().h") == index, "the deck moved"
+        assert not trouble, "\n".join(trouble)
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_the_teachers_guide_links_every_deck(language, decks):
+    """Both editions of the guide link each deck, at the path the build writes it."""
+    import re
+
+    site, _ = decks
+    guide = ROOT / ("book" if language == "en" else "ru/book") / "teaching.md"
+    linked = set(re.findall(r'href="\.\./slides/([\w-]+)\.html"', guide.read_text()))
+    assert linked == set(DECKS)
+    for deck in linked:  # the guide's page sits in book/, one folder below the site root
+        assert (site / EDITIONS[language] / f"{deck}.html").is_file()
+
+
+def test_the_speaker_view_opens_from_the_file_system(decks, browser):
+    """Opened as a file (no server, no network), a deck runs its explorers and typesets
+    its maths, and 's' opens the speaker view with the block's talking points."""
+    from bookbuild import teacher_page
+    from bookbuild.catalogs import translator
+
+    site, _ = decks
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    errors = []
+    try:
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.goto((site / "ru" / "slides" / "one-class.html").as_uri() + "#/2")
+        tab.wait_for_function("window.Reveal && Reveal.isReady()")
+        assert tab.locator(".live-explorer.live-ready").count() >= 5
+        assert tab.locator(".formula mjx-container").count() >= 5
+        with context.expect_page() as opened:
+            tab.keyboard.press("s")
+        speaker = opened.value
+        points = teacher_page.fill_numbers(
+            translator("ru", "teacher_page")(teacher_page.IDEAS["chain"].points),
+            teacher_page.plan_numbers(), "ru")
+        speaker.wait_for_function("text => document.body.innerText.includes(text)",
+                                  arg=points.split(":")[0][:60], timeout=10_000)
+        assert not errors, errors
+    finally:
+        context.close()

@@ -224,7 +224,7 @@ def test_the_teachers_guide_links_every_deck(language, decks):
     guide = ROOT / ("book" if language == "en" else "ru/book") / "teaching.md"
     linked = set(re.findall(r'href="\.\./slides/([\w-]+)\.html"', guide.read_text()))
     assert linked == set(DECKS)
-    for deck in linked:  # the guide's page sits in book/, one folder below the site root
+    for deck in linked:  # the guide sits in book/, one folder below the site root
         assert (site / EDITIONS[language] / f"{deck}.html").is_file()
 
 

@@ -60,7 +60,7 @@ def _attempts_for_070() -> int:
 
 
 def _pass_hat_2() -> float:
-    from reliability.stats import pass_hat_k
+    from reliability.passk import pass_hat_k
     return float(pass_hat_k(8, 6, 2))
 
 

@@ -72,12 +72,12 @@ def _ceiling_flaky() -> float:
 
 
 def _pass_hat_3() -> float:
-    from .stats import pass_hat_k
+    from .passk import pass_hat_k
     return float(pass_hat_k(10, 5, 3))
 
 
 def _pass_at_3() -> float:
-    from .stats import pass_at_k
+    from .passk import pass_at_k
     return float(pass_at_k(10, 5, 3))
 
 

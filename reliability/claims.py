@@ -20,9 +20,13 @@ chapter's cells and are translated with the chapter.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from . import _validate
 from .i18n import N_, gettext
+
+if TYPE_CHECKING:  # change() imports the statistics when it runs; this is for its annotation
+    from .stats import Interval
 
 __all__ = ["ClaimFailed", "check", "where", "inside", "trend", "change", "same",
            "choose", "word", "WORDS"]
@@ -82,12 +86,12 @@ def trend(first, last, tolerance) -> str:
     return "rising" if last > first else "falling"
 
 
-def change(before, after, confidence: float = 0.95) -> tuple[str, tuple[float, float]]:
+def change(before, after, confidence: float = 0.95) -> tuple[str, Interval]:
     """How a binomial rate moved between two independent samples, each given as
     ``(events, trials)``: ``"rising"`` or ``"falling"`` when Newcombe's interval for
     ``after - before`` excludes zero, ``"flat"`` when it contains it (the data cannot
     tell the two rates apart). Returns the word and the interval."""
-    from .stats import newcombe_interval
+    from .stats import Interval, newcombe_interval
 
     for name, pair in (("before", before), ("after", after)):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
@@ -98,7 +102,7 @@ def change(before, after, confidence: float = 0.95) -> tuple[str, tuple[float, f
                                   confidence=confidence)
     low, high = float(low), float(high)
     word = "rising" if low > 0 else "falling" if high < 0 else "flat"
-    return word, (low, high)
+    return word, Interval(low, high)
 
 
 def same(first, second, *, tolerance: float = 0.0) -> bool:

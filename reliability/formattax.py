@@ -42,7 +42,7 @@ import numpy as np
 from . import _validate
 from .i18n import N_
 from .numbers import words_for
-from .stats import wilson_interval
+from .stats import Interval, wilson_interval
 
 __all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition",
            "FieldOrderToy", "OrderSimulation", "ORDERS"]
@@ -181,7 +181,7 @@ class RegimeSimulation:
                 f"what must be 'valid', 'right' or 'valid_and_right', got {what!r}")
         return int(getattr(self, what))
 
-    def interval(self, what: str, confidence: float = 0.95) -> tuple[float, float]:
+    def interval(self, what: str, confidence: float = 0.95) -> Interval:
         """Wilson interval for :meth:`rate`."""
         return wilson_interval(self.count(what), self.runs, confidence)
 
@@ -335,6 +335,6 @@ class OrderSimulation:
     def accuracy(self) -> float:
         return self.answer_right / self.runs
 
-    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+    def interval(self, confidence: float = 0.95) -> Interval:
         """Wilson interval for :attr:`accuracy`."""
         return wilson_interval(self.answer_right, self.runs, confidence)

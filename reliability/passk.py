@@ -12,6 +12,8 @@ so pass@k rises with :math:`k` and pass^k falls, and how fast pass^k falls depen
 whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]` alone
 (Yao et al. 2024). This module holds
 
+* :func:`pass_at_k` and :func:`pass_hat_k`: the unbiased estimators of one task from
+  ``n`` trials with ``c`` successes (Chen et al. 2021; Yao et al. 2024);
 * :func:`curves`: both curves for k = 1..n from a tasks x trials matrix, with a seeded
   bootstrap over tasks for the intervals;
 * :func:`from_counts` and :func:`from_outcomes`: pass^k and pass@k at one k, with their
@@ -41,13 +43,83 @@ from scipy.stats import betabinom, binom
 from . import _validate
 from .i18n import N_, _, gettext
 from .numbers import counted, interval, percent
-from .stats import pass_at_k, pass_hat_k, z_value
+from .stats import z_value
 
-__all__ = ["PassCurves", "curves", "PassEstimate", "from_counts", "from_outcomes",
-           "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
+__all__ = ["pass_at_k", "pass_hat_k", "PassCurves", "curves", "PassEstimate",
+           "from_counts", "from_outcomes", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
            "standard_error_bound", "extrapolate", "extrapolation_table",
            "extrapolation_summary", "estimator_variance", "half_width", "plan",
            "published_table"]
+
+
+# --- pass@k and pass^k of one task from n trials ---------------------------------------
+
+def _as_output(value):
+    """A plain float for a scalar (no ``np.float64(...)`` repr in the book), else the
+    array."""
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def _pass_counts(n, c, k):
+    n = _validate.whole_array("n", n, minimum=1)
+    c = _validate.whole_array("c", c, minimum=0)
+    k = _validate.whole_array("k", k, minimum=1)
+    try:
+        n, c, k = np.broadcast_arrays(n, c, k)
+    except ValueError:
+        raise ValueError(f"n, c and k must broadcast to one shape, got shapes "
+                         f"{np.shape(n)}, {np.shape(c)} and {np.shape(k)}") from None
+    if np.any(c > n):
+        raise ValueError(f"c (successes) must lie in [0, n]; got c={c.tolist()!r} "
+                         f"with n={n.tolist()!r}")
+    if np.any(k > n):
+        raise ValueError(f"k must lie in [1, n] (k trials drawn from n); got "
+                         f"k={k.tolist()!r} with n={n.tolist()!r}")
+    return n, c, k
+
+
+def _log_ratio(n, a, k):
+    """log of C(a, k) / C(n, k) for a >= k, through log-gamma: the binomials themselves
+    overflow a float long before n reaches a few hundred."""
+    a = np.maximum(a, k)  # the caller overwrites a < k, where the ratio is exactly 0
+    return (gammaln(a + 1.0) - gammaln(a - k + 1.0)
+            - gammaln(n + 1.0) + gammaln(n - k + 1.0))
+
+
+def pass_at_k(n, c, k):
+    r"""Unbiased pass@k of one task from ``n`` trials with ``c`` successes
+    (Chen et al. 2021): the chance that at least one of ``k`` trials drawn without
+    replacement from the ``n`` succeeded,
+
+    .. math::  \widehat{\text{pass@}k} = 1 - \binom{n-c}{k} \Big/ \binom{n}{k}.
+
+    Arguments are whole numbers (or arrays of them, broadcast together, e.g. one ``c`` per
+    task) with ``1 <= k <= n`` and ``0 <= c <= n``. It is exactly 0 when ``c = 0`` and
+    exactly 1 when ``n - c < k`` (so also when ``c = n``).
+    """
+    n, c, k = _pass_counts(n, c, k)
+    failures = n - c
+    value = -np.expm1(_log_ratio(n, failures, k))  # expm1 keeps small pass@k accurate
+    value = np.where(failures < k, 1.0, value)
+    value = np.where(c == 0, 0.0, value)
+    return _as_output(np.clip(value, 0.0, 1.0))
+
+
+def pass_hat_k(n, c, k):
+    r"""Unbiased pass^k of one task from ``n`` trials with ``c`` successes
+    (Yao et al. 2024): the chance that all ``k`` trials drawn without replacement from
+    the ``n`` succeeded,
+
+    .. math::  \widehat{\text{pass}^k} = \binom{c}{k} \Big/ \binom{n}{k}.
+
+    Arguments as for :func:`pass_at_k`. It is exactly 0 when ``c < k`` (so also when
+    ``c = 0``), exactly 1 when ``c = n``, and equal to ``c / n`` at ``k = 1``.
+    """
+    n, c, k = _pass_counts(n, c, k)
+    value = np.exp(_log_ratio(n, c, k))
+    value = np.where(c < k, 0.0, value)
+    value = np.where(c == n, 1.0, value)
+    return _as_output(np.clip(value, 0.0, 1.0))
 
 
 # --- curves from a matrix of outcomes ---------------------------------------------------
@@ -110,7 +182,7 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     r"""pass@k and pass^k for k = 1..n from a tasks x trials boolean matrix.
 
     Each task's :math:`c` successes in :math:`n` trials give the unbiased per-task
-    estimates :func:`~reliability.stats.pass_at_k` and :func:`~reliability.stats.pass_hat_k`;
+    estimates :func:`pass_at_k` and :func:`pass_hat_k`;
     the curves are their means over tasks. The interval is a percentile bootstrap that
     resamples *tasks* with replacement, because with tens of tasks the choice of tasks,
     not the trials, is the larger source of error.
@@ -227,7 +299,7 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
 
     Task :math:`i` was tried :math:`n` times and succeeded :math:`c_i` times. Over
     :math:`T` tasks the estimates are the means of the unbiased per-task estimators
-    (:func:`~reliability.stats.pass_hat_k`, :func:`~reliability.stats.pass_at_k`):
+    (:func:`pass_hat_k`, :func:`pass_at_k`):
 
     .. math::
 

@@ -23,7 +23,7 @@ from scipy.stats import norm
 
 from . import _validate
 from .i18n import N_
-from .stats import wilson_interval
+from .stats import Interval, wilson_interval
 
 __all__ = ["HALLUCINATION_KINDS", "classify_calls", "hallucination_rate", "pooled_rate",
            "column_scores", "threshold_model", "ColumnRun", "simulate_columns",
@@ -197,13 +197,13 @@ class ColumnRun:
         """The closed-form (Relevance, Irrelevance) the simulation estimates."""
         return column_scores(self.call_needed, self.call_unneeded)
 
-    def interval(self, column: str, confidence: float = 0.95) -> tuple:
+    def interval(self, column: str, confidence: float = 0.95) -> Interval:
         """Wilson interval of ``column`` (``"relevance"`` or ``"irrelevance"``)."""
         column = _validate.text("column", column, choices=("relevance", "irrelevance"))
         confidence = _validate.confidence(confidence)
         low, high = wilson_interval(getattr(self, f"{column}_hits"),
                                     getattr(self, f"{column}_cases"), confidence)
-        return float(low), float(high)
+        return Interval(float(low), float(high))
 
 
 def simulate_columns(call_needed, call_unneeded, *, relevance_cases: int = 16,

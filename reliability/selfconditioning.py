@@ -41,7 +41,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from . import _validate
-from .stats import wilson_interval
+from .stats import Interval, wilson_interval
 
 __all__ = ["SelfConditioning", "TrajectorySimulation"]
 
@@ -65,7 +65,7 @@ class TrajectorySimulation:
         """Share of runs whose step ``t`` was right, for each step."""
         return 1.0 - self.errors.mean(axis=0)
 
-    def interval(self, confidence: float = 0.95):
+    def interval(self, confidence: float = 0.95) -> Interval:
         """Wilson interval for each step's accuracy (two arrays)."""
         right = self.runs - self.errors.sum(axis=0)
         return wilson_interval(right, self.runs, confidence)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .stats import wilson_interval
+from .stats import Interval, wilson_interval
 
 __all__ = ["Revision", "Arbiter", "ORACLE", "LoopSimulation", "loop_accuracy",
            "loop_limit", "expected_revisions", "simulate_loop", "fit_fates", "fit_rounds"]
@@ -274,7 +274,7 @@ class LoopSimulation:
     def accuracy(self) -> np.ndarray:
         return self.right / self.questions
 
-    def interval(self, confidence: float = 0.95):
+    def interval(self, confidence: float = 0.95) -> Interval:
         """Wilson interval for the accuracy after each round (two arrays)."""
         return wilson_interval(self.right, self.questions, confidence)
 

@@ -10,12 +10,32 @@ Every simulated or measured rate in the book is printed with an interval from he
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy.stats import norm
 
 from . import _validate
 
-__all__ = ["wilson_interval", "newcombe_interval", "binomial_standard_error", "z_value"]
+__all__ = ["Interval", "wilson_interval", "newcombe_interval", "binomial_standard_error",
+           "z_value"]
+
+
+class Interval(NamedTuple):
+    """A confidence interval: ``low`` and ``high`` are floats, or arrays when the
+    function was given arrays. It is a tuple, so ``low, high = wilson_interval(...)``
+    unpacks it; the fields name its ends.
+
+    Examples
+    --------
+    >>> from reliability.stats import wilson_interval
+    >>> found = wilson_interval(41, 50)
+    >>> round(found.low, 3), round(found.high, 3)
+    (0.692, 0.902)
+    """
+
+    low: object
+    high: object
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -82,7 +102,7 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
     high = np.clip(centre + half_width, 0.0, 1.0)
     low = np.where(successes == 0, 0.0, low)
     high = np.where(successes == trials, 1.0, high)
-    return _as_output(low), _as_output(high)
+    return Interval(_as_output(low), _as_output(high))
 
 
 def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: float = 0.95):
@@ -132,7 +152,7 @@ def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: 
     delta = rate_a - rate_b
     low = delta - np.sqrt((rate_a - low_a) ** 2 + (high_b - rate_b) ** 2)
     high = delta + np.sqrt((high_a - rate_a) ** 2 + (rate_b - low_b) ** 2)
-    return _as_output(low), _as_output(high)
+    return Interval(_as_output(low), _as_output(high))
 
 
 def binomial_standard_error(rate, runs):
@@ -144,72 +164,3 @@ def binomial_standard_error(rate, runs):
     runs = _validate.whole_array("runs", runs, minimum=1)
     _validate.broadcast("rate and runs", rate, runs)
     return _as_output(np.sqrt(rate * (1.0 - rate) / runs))
-
-
-# --- pass@k and pass^k from n trials of one task ----------------------------------------
-
-from scipy.special import gammaln  # noqa: E402 - used only by the estimators below
-
-__all__ += ["pass_at_k", "pass_hat_k"]
-
-
-def _pass_counts(n, c, k):
-    n = _validate.whole_array("n", n, minimum=1)
-    c = _validate.whole_array("c", c, minimum=0)
-    k = _validate.whole_array("k", k, minimum=1)
-    try:
-        n, c, k = np.broadcast_arrays(n, c, k)
-    except ValueError:
-        raise ValueError(f"n, c and k must broadcast to one shape, got shapes "
-                         f"{np.shape(n)}, {np.shape(c)} and {np.shape(k)}") from None
-    if np.any(c > n):
-        raise ValueError(f"c (successes) must lie in [0, n]; got c={c.tolist()!r} "
-                         f"with n={n.tolist()!r}")
-    if np.any(k > n):
-        raise ValueError(f"k must lie in [1, n] (k trials drawn from n); got "
-                         f"k={k.tolist()!r} with n={n.tolist()!r}")
-    return n, c, k
-
-
-def _log_ratio(n, a, k):
-    """log of C(a, k) / C(n, k) for a >= k, through log-gamma: the binomials themselves
-    overflow a float long before n reaches a few hundred."""
-    a = np.maximum(a, k)  # the caller overwrites a < k, where the ratio is exactly 0
-    return (gammaln(a + 1.0) - gammaln(a - k + 1.0)
-            - gammaln(n + 1.0) + gammaln(n - k + 1.0))
-
-
-def pass_at_k(n, c, k):
-    r"""Unbiased pass@k of one task from ``n`` trials with ``c`` successes
-    (Chen et al. 2021): the chance that at least one of ``k`` trials drawn without
-    replacement from the ``n`` succeeded,
-
-    .. math::  \widehat{\text{pass@}k} = 1 - \binom{n-c}{k} \Big/ \binom{n}{k}.
-
-    Arguments are whole numbers (or arrays of them, broadcast together, e.g. one ``c`` per
-    task) with ``1 <= k <= n`` and ``0 <= c <= n``. It is exactly 0 when ``c = 0`` and
-    exactly 1 when ``n - c < k`` (so also when ``c = n``).
-    """
-    n, c, k = _pass_counts(n, c, k)
-    failures = n - c
-    value = -np.expm1(_log_ratio(n, failures, k))  # expm1 keeps small pass@k accurate
-    value = np.where(failures < k, 1.0, value)
-    value = np.where(c == 0, 0.0, value)
-    return _as_output(np.clip(value, 0.0, 1.0))
-
-
-def pass_hat_k(n, c, k):
-    r"""Unbiased pass^k of one task from ``n`` trials with ``c`` successes
-    (Yao et al. 2024): the chance that all ``k`` trials drawn without replacement from
-    the ``n`` succeeded,
-
-    .. math::  \widehat{\text{pass}^k} = \binom{c}{k} \Big/ \binom{n}{k}.
-
-    Arguments as for :func:`pass_at_k`. It is exactly 0 when ``c < k`` (so also when
-    ``c = 0``), exactly 1 when ``c = n``, and equal to ``c / n`` at ``k = 1``.
-    """
-    n, c, k = _pass_counts(n, c, k)
-    value = np.exp(_log_ratio(n, c, k))
-    value = np.where(c < k, 0.0, value)
-    value = np.where(c == n, 1.0, value)
-    return _as_output(np.clip(value, 0.0, 1.0))

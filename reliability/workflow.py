@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate
-from .stats import wilson_interval
+from .stats import Interval, wilson_interval
 
 __all__ = ["Verifier", "Workflow", "Simulation", "horizon", "EVENTS"]
 
@@ -93,7 +93,7 @@ class Simulation:
         """Attempts per run, averaged over all runs (including those that gave up)."""
         return self.total_attempts / self.runs
 
-    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+    def interval(self, confidence: float = 0.95) -> Interval:
         """Wilson interval for :attr:`rate`."""
         return wilson_interval(self.successes, self.runs, confidence)
 

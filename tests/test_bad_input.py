@@ -278,6 +278,9 @@ REGISTRY = {
     "reliability.workflow.Simulation.interval": Entry(lambda: _SIM.interval, dict(confidence=0.9)),
     "reliability.workflow.horizon": Entry(lambda: workflow.horizon, dict(p=0.99, target=0.5)),
     # stats
+    # a result, built by the functions from validated numbers: its fields take anything
+    "reliability.stats.Interval": Entry(lambda: stats.Interval, dict(low=0.2, high=0.4),
+                                        anything=("low", "high")),
     "reliability.stats.wilson_interval": Entry(lambda: stats.wilson_interval,
                                                dict(successes=3, trials=10, confidence=0.9), arrays=('successes', 'trials')),
     "reliability.stats.newcombe_interval": Entry(lambda: stats.newcombe_interval, dict(
@@ -285,9 +288,9 @@ REGISTRY = {
     "reliability.stats.binomial_standard_error": Entry(lambda: stats.binomial_standard_error,
                                                        dict(rate=0.3, runs=10), arrays=('rate', 'runs')),
     "reliability.stats.z_value": Entry(lambda: stats.z_value, dict(confidence=0.9)),
-    "reliability.stats.pass_at_k": Entry(lambda: stats.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
-    "reliability.stats.pass_hat_k": Entry(lambda: stats.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
     # passk
+    "reliability.passk.pass_at_k": Entry(lambda: passk.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
+    "reliability.passk.pass_hat_k": Entry(lambda: passk.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
     "reliability.passk.PassCurves": Entry(lambda: passk.PassCurves, _fields(_CURVES)),
     "reliability.passk.PassCurves.table": Entry(lambda: _CURVES.table, {}),
     "reliability.passk.curves": Entry(lambda: passk.curves, dict(

@@ -8,7 +8,7 @@ import pytest
 
 from reliability import checks, i18n
 from reliability.checks import check
-from reliability.stats import pass_at_k, pass_hat_k
+from reliability.passk import pass_at_k, pass_hat_k
 from reliability.workflow import horizon
 
 #: The answers by hand, from each exercise's wording (not from the module's functions).

@@ -53,8 +53,8 @@ def test_wilson_edges(k, n, confidence):
 
 
 def test_pass_k_edges():
-    assert stats.pass_at_k(1, 0, 1) == 0.0 and stats.pass_hat_k(1, 1, 1) == 1.0
-    assert stats.pass_at_k(10**6, 1, 10**6) == 1.0
+    assert passk.pass_at_k(1, 0, 1) == 0.0 and passk.pass_hat_k(1, 1, 1) == 1.0
+    assert passk.pass_at_k(10**6, 1, 10**6) == 1.0
 
 
 @pytest.mark.parametrize("mix", [passk.TaskMix.constant(0), passk.TaskMix.constant(1),
@@ -169,7 +169,7 @@ def test_a_task_no_limit_can_stop_is_refused_not_looped(monkeypatch):
     (lambda: stats.wilson_interval([1, 2], [3, 4, 5]), "successes and trials"),
     (lambda: stats.newcombe_interval([1, 2], [3, 4], [1, 2, 3], [4, 5, 6]), "successes_a"),
     (lambda: stats.binomial_standard_error([0.1, 0.2], [1, 2, 3]), "rate and runs"),
-    (lambda: stats.pass_at_k([5, 6], [1, 2, 3], 1), "n, c and k"),
+    (lambda: passk.pass_at_k([5, 6], [1, 2, 3], 1), "n, c and k"),
     (lambda: SelfConditioning().error_rate([1, 2], [3, 4, 5]), "visible_errors and visible_steps"),
     (lambda: passk.TaskMix((0.5, 0.5), (0.3,), (2.0, 3.0)), "weights, means and concentrations"),
     (lambda: budget.LengthSample(np.array([1, 2]), np.array([True])), "stuck"),

@@ -155,18 +155,6 @@ def test_chapter_1_sentence_states_the_closed_form_and_horizon(decay):
     assert f"fail by step {horizon(0.99):,.1f}" in text
 
 
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
-    (dict(p=1.5), "p"), (dict(p="0.9"), "p"), (dict(n=0), "n"), (dict(n=2.5), "n"),
-])
-def test_chapter_1_explorer_refuses_bad_input(kwargs, message):
-    args = dict(runs=10, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        chain.live_decay(**args)
-
-
 def test_nearest_picks_the_closest_position_and_the_first_of_a_tie():
     from reliability.live import nearest
 

@@ -1,6 +1,8 @@
 """Chapter 2's live explorer (retries): the simulated dots against the closed form, the
-sentence against direct package calls, the page's weight and bad input. The browser side
-is tests/test_browser.py's test_live_explorers_*."""
+sentence against direct package calls, where its controls snap. The browser side
+is tests/test_browser.py's test_live_explorers_*.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -73,16 +75,3 @@ def test_the_sentence_states_the_packages_numbers(explorer, error, silent, attem
     assert f"spends {wf.expected_attempts():.2f} attempts" in text
     assert f"give {sim.rate:.1%} (95% Wilson interval {low:.1%} to {high:.1%})" in text
     assert f"ceiling of {retries.ceiling(wf):.1%}" in text
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=1), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
-    (dict(steps=0), "steps"), (dict(steps=201), "steps"), (dict(error=1.5), "error"),
-    (dict(silent="0.03"), "silent"), (dict(attempts=0), "attempts"),
-    (dict(attempts=2.5), "attempts")])
-def test_it_refuses_bad_input(kwargs, message):
-    args = dict(runs=2, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        retries.live_retries(**args)

@@ -1,6 +1,8 @@
 """Chapter 4's live explorer: pass^k and pass@k of a Beta task mix, the seeded recipe
 (cases x runs) measured with bootstrap intervals, and the sentence, against direct calls
-to ``reliability.passk``. The page side is in tests/test_browser.py."""
+to ``reliability.passk``. The page side is in tests/test_browser.py.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -87,18 +89,3 @@ def test_one_run_per_case_offers_k_of_two_without_a_measurement():
     single = figures.live_mixes(cases=5, runs=1, seed=0, k=8, resamples=10)
     assert single.controls[2].values == (1, 2)
     assert "measure pass^2 not at all: pass^2 needs 2 runs of a case" in single.sentence()
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(cases=0), "cases"), (dict(cases=1001), "cases"), (dict(runs=0), "runs"),
-    (dict(runs=51), "runs"), (dict(seed=-1), "seed"), (dict(pass1=1.5), "pass1"),
-    (dict(pass1="0.6"), "pass1"), (dict(concentration=0.0), "concentration"),
-    (dict(concentration=float("inf")), "concentration"), (dict(k=0), "k"),
-    (dict(k=2.5), "k"), (dict(resamples=0), "resamples"),
-])
-def test_the_explorer_refuses_bad_input(kwargs, message):
-    args = dict(cases=5, runs=3, seed=0, resamples=10)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figures.live_mixes(**args)

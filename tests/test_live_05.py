@@ -1,6 +1,8 @@
 """Chapter 5's live explorer (an arbiter in the revision loop): the simulated dots against
-the closed form, the sentence against direct package calls, the page's weight and bad
-input. The browser side is tests/test_browser.py's test_live_explorers_*."""
+the closed form, the sentence against direct package calls, and where its
+controls snap. The browser side is tests/test_browser.py's test_live_explorers_*.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -73,18 +75,3 @@ def test_the_sentence_states_the_packages_numbers(explorer, recall, rounds):
     assert f"the oracle at {loop_accuracy(CHAIN, START, rounds, ORACLE):.1%}" in text
     assert (f"give {sim.accuracy[-1]:.1%} (95% Wilson interval {low[-1]:.1%} to "
             f"{high[-1]:.1%})") in text
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(break_rate=1.2), "break_rate"), (dict(fix_rate=-0.1), "fix_rate"),
-    (dict(initial="0.7"), "initial"), (dict(false_reject=2), "false_reject"),
-    (dict(questions=0), "questions"), (dict(questions=10**6), "questions"),
-    (dict(seed=-1), "seed"), (dict(recall=1.5), "recall"), (dict(rounds=-1), "rounds"),
-    (dict(rounds=2.5), "rounds")])
-def test_it_refuses_bad_input(kwargs, message):
-    args = dict(break_rate=BREAK, fix_rate=FIX, initial=START, false_reject=FR,
-                questions=2, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figs.live_arbiter(**args)

@@ -1,6 +1,8 @@
 """Chapter 6's live explorer (the format tax's cure): simulated accuracy against the
-closed forms, the sentence against direct package calls, the page's weight and bad
-input. The browser side is tests/test_browser.py's test_live_explorers_*."""
+closed forms, the sentence against direct package calls, and where its
+controls snap. The browser side is tests/test_browser.py's test_live_explorers_*.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -78,20 +80,7 @@ def test_the_sentence_states_the_packages_numbers(explorer, tax, fidelity):
     assert text.endswith(f"The cure minus constrained decoding: {gap:+.1f} pp.")
 
 
-
 def test_taxes_above_the_free_accuracy_are_not_offered():
     e = figs.live_cure(runs=2, seed=0, free_accuracy=0.1, prompt_tax=0.05,
                        reformat_fidelity=0.9)
     assert max(e.controls[0].values) <= 10
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=0), "runs"), (dict(seed=-1), "seed"), (dict(free_accuracy=1.2),
-                                                      "free_accuracy"),
-    (dict(prompt_tax="0.05"), "prompt_tax"), (dict(prompt_tax=0.7), "prompt_tax"),
-    (dict(reformat_fidelity=-0.1), "reformat_fidelity")])
-def test_it_refuses_bad_input(kwargs, message):
-    args = dict(runs=2, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.9)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figs.live_cure(**args)

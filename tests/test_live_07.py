@@ -1,6 +1,8 @@
 """Chapter 7's live explorer: the share of a model task mix that hits a step limit, as
 the page stores it, against TaskMix's closed form and its seeded simulation. The browser
-side (the page shows these numbers, moved by keyboard) is in tests/test_browser.py."""
+side (the page shows these numbers, moved by keyboard) is in tests/test_browser.py.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -69,17 +71,3 @@ def test_the_sentence_states_the_package_numbers(explorer, stuck, limit):
     assert f"the {stuck:.1%} that are stuck, plus {mix.cut_short(limit):.1%}" in text
     assert (f"{RUNS:,d} tasks, {hits['share']:.1%} hit it (95% Wilson interval "
             f"{hits['low']:.1%} to {hits['high']:.1%})") in text
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
-    (dict(median=0.0), "median"), (dict(median="6"), "median"), (dict(spread=-0.1), "spread"),
-    (dict(stuck=1.5), "stuck"), (dict(stuck=None), "stuck"), (dict(limit=0), "limit"),
-    (dict(limit=2.5), "limit"),
-])
-def test_it_refuses_bad_input(kwargs, message):
-    args = dict(runs=10, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        budgets.live_step_limit(**args)

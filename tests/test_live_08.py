@@ -1,6 +1,8 @@
 """Chapter 8's live explorer: worker-hours waiting in a simulated day against outage
 length, with retries only and with a breaker, and the sentence, against direct calls to
-``reliability.harness.simulate_day``. The page side is in tests/test_browser.py."""
+``reliability.harness.simulate_day``. The page side is in tests/test_browser.py.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -100,20 +102,3 @@ def test_a_breaker_waits_less_than_retries_alone(outage):
     retries = np.array(data["series"][0]["frames"][""][1])
     for frame in data["series"][1]["frames"].values():
         assert np.all(np.array(frame[1]) < retries)
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(conversations=0), "conversations"), (dict(conversations=2001), "conversations"),
-    (dict(seed=-1), "seed"), (dict(outage_hours=-1.0), "outage_hours"),
-    (dict(outage_hours=15.0), "outage_hours"), (dict(outage_hours="2"), "outage_hours"),
-    (dict(failure_threshold=0), "failure_threshold"),
-    (dict(failure_threshold=2.5), "failure_threshold"),
-    (dict(reset_timeout=0.0), "reset_timeout"), (dict(reset_timeout=float("nan")),
-                                                 "reset_timeout"),
-])
-def test_the_explorer_refuses_bad_input(kwargs, message):
-    args = dict(conversations=1, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figures.live_outage(**args)

@@ -1,7 +1,9 @@
 """Chapter 9's live explorer: the transient-fault scenario against the fault rate, with
 error recovery and the submit nudge switched on and off, as the page stores it, against
 the lab's closed form and its seeded arms; and the switches' labels. The browser side is
-in tests/test_browser.py."""
+in tests/test_browser.py.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -91,17 +93,3 @@ def test_chapter_9_sentence_states_the_package_numbers(explorer, fault, recovery
             f"{100 * gap.low:+.1f} to {100 * gap.high:+.1f}): a {gap.verdict}.") in text
     if recovery:
         assert f"error recovery fired {treated.fired['error_recovery']:,d} times" in text
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
-    (dict(max_turns=0), "max_turns"), (dict(fault_rate=1.5), "fault_rate"),
-    (dict(fault_rate="0.6"), "fault_rate"), (dict(error_recovery=1), "error_recovery"),
-    (dict(submit_nudge=None), "submit_nudge"),
-])
-def test_chapter_9_explorer_refuses_bad_input(kwargs, message):
-    args = dict(runs=2, seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figs.live_fault_rate(**args)

@@ -1,6 +1,8 @@
 """Chapter 10's live explorer: the threshold model's paired leaderboard columns, as the
 page stores them, against reliability.reading's closed forms and its seeded run. The
-browser side (the page shows these numbers, moved by keyboard) is in tests/test_browser.py."""
+browser side (the page shows these numbers, moved by keyboard) is in tests/test_browser.py.
+What every explorer shares (bad input, defaults, page data) is in
+tests/test_live_contract.py."""
 
 from __future__ import annotations
 
@@ -77,18 +79,3 @@ def test_the_sentence_states_the_package_numbers(explorer, threshold, separation
     low, high = run.interval("irrelevance")
     assert (f"Irrelevance {run.irrelevance:.1%} on {IRRELEVANCE} cases ({low:.1%} to "
             f"{high:.1%})") in text
-
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),
-    (dict(relevance_cases=0), "relevance_cases"),
-    (dict(irrelevance_cases=10**8), "irrelevance_cases"),
-    (dict(threshold=11.0), "threshold"), (dict(threshold="1"), "threshold"),
-    (dict(separation=-0.5), "separation"), (dict(separation=None), "separation"),
-])
-def test_it_refuses_bad_input(kwargs, message):
-    args = dict(seed=0)
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=message):
-        figs.live_threshold(**args)

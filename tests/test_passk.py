@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import integrate
 from scipy.stats import beta as beta_dist
 
-from reliability import i18n, stats
+from reliability import i18n, passk, stats
 from reliability.passk import (PassEstimate, TaskMix, curves, estimator_variance,
                                extrapolate, extrapolation_summary, extrapolation_table,
                                fit_task_mix, from_counts, from_outcomes, half_width,
@@ -36,8 +36,8 @@ def test_estimators_match_enumeration_of_all_k_subsets(n):
     for c in range(n + 1):
         for k in range(1, n + 1):
             any_ok, all_ok = _brute_force(n, c, k)
-            assert stats.pass_at_k(n, c, k) == pytest.approx(any_ok, abs=1e-12)
-            assert stats.pass_hat_k(n, c, k) == pytest.approx(all_ok, abs=1e-12)
+            assert passk.pass_at_k(n, c, k) == pytest.approx(any_ok, abs=1e-12)
+            assert passk.pass_hat_k(n, c, k) == pytest.approx(all_ok, abs=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
@@ -47,8 +47,8 @@ def test_estimators_are_accurate_for_hundreds_of_trials(args):
     n, c, k = args
     exact_hat = Fraction(math.comb(c, k), math.comb(n, k))
     exact_at = 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
-    for got, exact in ((stats.pass_hat_k(n, c, k), exact_hat),
-                       (stats.pass_at_k(n, c, k), exact_at)):
+    for got, exact in ((passk.pass_hat_k(n, c, k), exact_hat),
+                       (passk.pass_at_k(n, c, k), exact_at)):
         assert math.isfinite(got)
         assert got == pytest.approx(float(exact), rel=1e-9, abs=1e-300)
 
@@ -56,26 +56,27 @@ def test_estimators_are_accurate_for_hundreds_of_trials(args):
 def test_edges_are_exact():
     for n in (1, 8, 250, 900):
         for k in sorted({1, max(1, n // 2), n}):
-            assert stats.pass_hat_k(n, n, k) == 1.0 and stats.pass_at_k(n, n, k) == 1.0
-            assert stats.pass_hat_k(n, 0, k) == 0.0 and stats.pass_at_k(n, 0, k) == 0.0
+            assert passk.pass_hat_k(n, n, k) == 1.0 and passk.pass_at_k(n, n, k) == 1.0
+            assert passk.pass_hat_k(n, 0, k) == 0.0 and passk.pass_at_k(n, 0, k) == 0.0
         if n > 1:
-            assert stats.pass_hat_k(n, n - 1, n) == 0.0  # one failure spoils "all n"
-            assert stats.pass_at_k(n, 1, n) == 1.0       # one success is in every n-subset
+            assert passk.pass_hat_k(n, n - 1, n) == 0.0  # one failure spoils "all n"
+            assert passk.pass_at_k(n, 1, n) == 1.0       # one success is in every n-subset
 
 
 def test_estimators_are_vectorised_over_tasks_and_k():
     c = np.array([0, 3, 5, 8])
     ks = np.arange(1, 9)
-    grid = stats.pass_hat_k(8, c[:, None], ks[None, :])
+    grid = passk.pass_hat_k(8, c[:, None], ks[None, :])
     assert grid.shape == (4, 8)
     for i, ci in enumerate(c):
         for j, kj in enumerate(ks):
-            assert grid[i, j] == stats.pass_hat_k(8, int(ci), int(kj))
-    assert isinstance(stats.pass_at_k(8, 3, 2), float)
-    assert {"pass_at_k", "pass_hat_k"} <= set(stats.__all__)
+            assert grid[i, j] == passk.pass_hat_k(8, int(ci), int(kj))
+    assert isinstance(passk.pass_at_k(8, 3, 2), float)
+    assert {"pass_at_k", "pass_hat_k"} <= set(passk.__all__)
+    assert not {"pass_at_k", "pass_hat_k"} & set(stats.__all__)
 
 
-@pytest.mark.parametrize("fn", [stats.pass_at_k, stats.pass_hat_k])
+@pytest.mark.parametrize("fn", [passk.pass_at_k, passk.pass_hat_k])
 @pytest.mark.parametrize("n, c, k, word", [
     (8, 3, 0, "k"), (8, 3, 9, "k"), (8, -1, 2, "c"), (8, 9, 2, "c"), (8, 2.5, 2, "c"),
     (8, 3, 1.5, "k"), (0, 0, 1, "n"), (8.5, 3, 2, "n"), (8, True, 2, "c"),
@@ -114,8 +115,8 @@ def test_simulated_curves_match_closed_forms_within_four_standard_errors(index):
     outcomes = mix.simulate(tasks, trials, seed=100 + index)
     successes = outcomes.sum(axis=1)
     for k in range(1, trials + 1):
-        for estimator, closed in ((stats.pass_hat_k, mix.pass_hat(k)),
-                                  (stats.pass_at_k, mix.pass_at(k))):
+        for estimator, closed in ((passk.pass_hat_k, mix.pass_hat(k)),
+                                  (passk.pass_at_k, mix.pass_at(k))):
             per_task = estimator(trials, successes, k)
             se = per_task.std(ddof=1) / math.sqrt(tasks)
             assert abs(per_task.mean() - closed) <= 4 * se + 1e-12, (k, estimator.__name__)
@@ -130,7 +131,7 @@ def test_curves_mean_equals_mean_of_per_task_estimates_and_is_seeded():
     assert np.array_equal(first.pass_hat_low, second.pass_hat_low)
     assert not np.array_equal(first.pass_hat_low, other.pass_hat_low)
     successes = outcomes.sum(axis=1)
-    assert first.pass_hat[5] == pytest.approx(np.mean(stats.pass_hat_k(6, successes, 6)))
+    assert first.pass_hat[5] == pytest.approx(np.mean(passk.pass_hat_k(6, successes, 6)))
     assert first.pass_at[0] == pytest.approx(outcomes.mean())
     assert first.pass_hat[0] == pytest.approx(outcomes.mean())
     assert np.all(np.diff(first.pass_hat) <= 1e-12) and np.all(np.diff(first.pass_at) >= -1e-12)
@@ -312,7 +313,7 @@ def test_estimator_variance_matches_simulation():
     mix = TaskMix.beta(0.4, 1.5)
     tasks, trials, k = 20000, 8, 3
     successes = mix.simulate(tasks, trials, seed=21).sum(axis=1)
-    per_task = stats.pass_hat_k(trials, successes, k)
+    per_task = passk.pass_hat_k(trials, successes, k)
     deviation = (per_task - per_task.mean()) ** 2
     se = deviation.std(ddof=1) / math.sqrt(tasks)
     assert abs(deviation.mean() - estimator_variance(mix, k, trials)) <= 4 * se
@@ -333,7 +334,7 @@ def test_standard_error_bound_covers_the_simulated_error():
     estimates = []
     for seed in range(200):
         successes = mix.simulate(115, 8, seed=seed).sum(axis=1)
-        estimates.append(np.mean(stats.pass_hat_k(8, successes, 4)))
+        estimates.append(np.mean(passk.pass_hat_k(8, successes, 4)))
     assert np.std(estimates) <= standard_error_bound([mix.pass_hat(1), mix.pass_hat(4)], 115)[1]
 
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from reliability.stats import (binomial_standard_error, newcombe_interval, wilson_interval,
-                               z_value)
+from reliability.stats import (Interval, binomial_standard_error, newcombe_interval,
+                               wilson_interval, z_value)
 
 
 @settings(max_examples=200, deadline=None)
@@ -82,3 +82,21 @@ def test_bad_confidence_refused(confidence):
 def test_newcombe_names_the_bad_sample():
     with pytest.raises(ValueError, match="successes_b"):
         newcombe_interval(5, 10, 12, 10)
+
+
+def test_intervals_are_named_pairs_that_unpack_as_before():
+    """Every interval comes back as ``Interval(low, high)``: a tuple, so ``low, high =``
+    keeps working, with its ends named; arrays stay arrays inside it."""
+    from reliability import claims
+
+    found = [wilson_interval(41, 50), newcombe_interval(41, 50, 30, 50),
+             claims.change((30, 50), (41, 50))[1]]
+    for result in found:
+        low, high = result
+        assert isinstance(result, Interval) and isinstance(result, tuple)
+        assert (result.low, result.high) == (low, high) and low < high
+        assert type(low) is float and type(high) is float
+    assert found[2] == found[1]  # change() reports Newcombe's interval, after - before
+    arrays = wilson_interval(np.array([0, 5, 10]), 10)
+    assert isinstance(arrays, Interval) and arrays.low.shape == (3,)
+    assert arrays.low[0] == 0.0 and arrays.high[2] == 1.0

@@ -56,7 +56,7 @@ def _horizon():
 
 
 def _pass_hat():
-    from reliability.stats import pass_hat_k
+    from reliability.passk import pass_hat_k
     return 100 * float(pass_hat_k(PASS_N, PASS_C, PASS_K))
 
 

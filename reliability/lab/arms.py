@@ -26,8 +26,8 @@ import numpy as np
 from .. import _validate
 from ..i18n import N_, _, pgettext, translate
 from ..numbers import words_for
-from ..passk import TaskMix
-from ..stats import newcombe_interval, pass_hat_k, wilson_interval
+from ..passk import TaskMix, pass_hat_k
+from ..stats import Interval, newcombe_interval, wilson_interval
 
 from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, run_episode
 from .guardrails import GUARDRAILS, Guardrails
@@ -140,7 +140,7 @@ class ArmResult:
     def rate(self) -> float:
         return self.successes / self.runs
 
-    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+    def interval(self, confidence: float = 0.95) -> Interval:
         """Wilson interval for :attr:`rate`."""
         return wilson_interval(self.successes, self.runs, confidence)
 

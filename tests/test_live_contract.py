@@ -114,7 +114,7 @@ def built():
 def test_every_chapter_with_an_explorer_is_in_the_contract():
     """A new chapter's explorer cannot skip the contract: every ``live_*`` builder of
     the figure modules is listed, and every chapter has one."""
-    from notebooks import chapters
+    from bookbuild.run import chapters
 
     modules = (budgets, chain, formattax, lab, ladder, reading, retries, passk_figures,
                selfcorrection, verifiers)

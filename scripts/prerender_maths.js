@@ -14,24 +14,14 @@ const fs = require("fs");
 const path = require("path");
 
 const root = path.resolve(process.argv[2] || "_build/html");
-const mathjax = path.resolve(__dirname, "..", "node_modules", "mathjax", "es5");
+const startMathJax = require("./mathjax_node");
 const STYLESHEET = path.join(root, "_static", "mathjax-chtml.css");
 
-global.MathJax = {
-  loader: {
-    paths: {mathjax},
-    load: ["adaptors/liteDOM", "input/tex-base", "[tex]/ams", "[tex]/noundefined",
-           "output/chtml", "a11y/assistive-mml"],
-    require,
-  },
-  tex: {packages: {"[+]": ["ams", "noundefined"]}},
-  // fontURL is relative to the stylesheet, which sits in _static beside vendor/. In a
-  // browser MathJax scales formulas to the text's x-height, which a build cannot measure;
-  // 1.273 is the factor it picks for the theme's body font in Chromium.
-  chtml: {fontURL: "vendor/mathjax/output/chtml/fonts/woff-v2", scale: 1.273},
-  startup: {typeset: false},
-};
-require(path.join(mathjax, "startup.js"));
+// fontURL is relative to the stylesheet, which sits in _static beside vendor/. In a
+// browser MathJax scales formulas to the text's x-height, which a build cannot measure;
+// 1.273 is the factor it picks for the theme's body font in Chromium.
+const ready = startMathJax({fontURL: "vendor/mathjax/output/chtml/fonts/woff-v2",
+                            scale: 1.273});
 
 // Sphinx escapes the TeX it writes into the HTML, with named entities and with numeric
 // ones (an "@" becomes &#64;): MathJax must read the TeX itself, so every entity is
@@ -61,7 +51,7 @@ function pages(dir) {
   return out;
 }
 
-MathJax.startup.promise.then(() => {
+ready.then(() => {
   const adaptor = MathJax.startup.adaptor;
   let formulas = 0;
   for (const page of pages(root)) {

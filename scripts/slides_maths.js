@@ -9,33 +9,20 @@
 // each formula's markup, and the stylesheet for all of them, whose fonts are fetched from
 // FONT_URL (relative to the stylesheet). A formula MathJax cannot parse is an error.
 "use strict";
-const path = require("path");
-
-const mathjax = path.resolve(__dirname, "..", "node_modules", "mathjax", "es5");
+const startMathJax = require("./mathjax_node");
 const fontURL = process.argv[2];
 if (!fontURL) {
   console.error("slides_maths: give the fonts' URL relative to the stylesheet");
   process.exit(2);
 }
 
-global.MathJax = {
-  loader: {
-    paths: {mathjax},
-    load: ["adaptors/liteDOM", "input/tex-base", "[tex]/ams", "[tex]/noundefined",
-           "output/chtml", "a11y/assistive-mml"],
-    require,
-  },
-  tex: {packages: {"[+]": ["ams", "noundefined"]}},
-  chtml: {fontURL, scale: 1},
-  startup: {typeset: false},
-};
-require(path.join(mathjax, "startup.js"));
+const ready = startMathJax({fontURL});
 
 let input = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
-  MathJax.startup.promise.then(() => {
+  ready.then(() => {
     const adaptor = MathJax.startup.adaptor;
     const html = JSON.parse(input).map((tex) => {
       const markup = adaptor.outerHTML(MathJax.tex2chtml(tex, {display: true}));

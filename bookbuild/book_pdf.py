@@ -45,6 +45,12 @@ CHROMIUM_ARGS = [
 ]
 LOCAL_HOST = "127.0.0.1"
 PRINT_WIDTH_PX = 687  # A4's 210 mm less both margins, in CSS pixels (96 per inch)
+#: The height of a sheet's body (A4's 297 mm less both margins) in CSS pixels, and the
+#: share of it above which a block that print.css keeps whole (code, printed output) may
+#: break across sheets instead: moved whole, it would leave the sheet before it half
+#: blank.
+BODY_HEIGHT_PX = (297 - 2 * 16) / 25.4 * 96
+LONG_BLOCK = 0.4
 PAGE_OPTIONS = {
     "format": "A4",
     "print_background": True,
@@ -116,6 +122,21 @@ _READY_JS = """async () => {
         maths: document.querySelectorAll(".math").length,
         typeset: document.querySelectorAll(".math mjx-container").length,
     };
+}"""
+
+
+# Mark each block print.css keeps whole that is too tall for it (class print-long): laid
+# out for paper, at the sheet's width.
+_LONG_BLOCKS_JS = """(most) => {
+    const blocks = document.querySelectorAll(
+        "div.cell_input, div.highlight, div.output, div.cell_output, .live-explorer");
+    let marked = 0;
+    for (const block of Array.from(blocks)) {
+        if (block.getBoundingClientRect().height > most) {
+            block.classList.add("print-long"); marked += 1;
+        }
+    }
+    return marked;
 }"""
 
 
@@ -220,6 +241,7 @@ def print_pages(context, base: str, html: Path,
         if wider > 1:
             print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
                   file=sys.stderr)
+        tab.evaluate(_LONG_BLOCKS_JS, LONG_BLOCK * BODY_HEIGHT_PX)
         printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
         tab.close()
     return printed

@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import sys
 import unicodedata
+from typing import NamedTuple
 from pathlib import Path
 
 import pytest
 
 from bookbuild.book_pdf import PDF_NAME, toc_pages
 from bookbuild.run import ROOT
+
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from print_words import WEB_ONLY_WORDS  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 
@@ -31,18 +36,25 @@ SOURCES = {"en": ROOT, "ru": ROOT / "ru"}
 RAW_SOURCE = ["$$", r"\frac", r"\begin", "{glue", "{cite}", "{doc}", "{math}", "```{"]
 #: The printed contents' heading (bookbuild/book_pdf.py, locale/ru/code/book_pdf.po).
 CONTENTS = {"en": "Contents", "ru": "Содержание"}
-#: Words about the web page's controls, which paper does not have: the code cells' toggles,
-#: the launch (rocket) button and the note of a widget cell that draws only in a kernel.
-#: Not yet checked, as chapter prose still says them: the explorers' "Move the sliders ...
-#: on this page" and chapter 1's "Press play, or drag the slider".
 #: book/_static/print.css's sentence under each live explorer on paper.
 EXPLORER_NOTE = {"en": "On paper the chart stands at its default setting",
                  "ru": "На бумаге график стоит при настройках по умолчанию"}
-WEB_ONLY = {
-    "en": ["show code cell", "hide code cell", "static page", "rocket button"],
-    "ru": ["показать код ячейки", "скрыть код ячейки", "статической странице",
-           "кнопкой с ракетой"],
-}
+#: Words about the web page, which paper does not have (book/_ext/print_words.py, whose
+#: sentences print.css hides): the explorers' "Move the sliders ... on this page", the
+#: animation's "Press play", the code cells' toggles, the launch (rocket) button.
+WEB_ONLY = WEB_ONLY_WORDS
+#: The body of an A4 sheet in PDF points from its foot: inside scripts/book_pdf.py's
+#: 16 mm margins, where the page is printed (the stamps, running title and page number,
+#: sit in the margins).
+SHEET_HEIGHT = 841.89
+BODY_FOOT, BODY_HEAD = 16 / 25.4 * 72, SHEET_HEIGHT - 16 / 25.4 * 72
+#: A sheet inside a page of the book may leave at most this share of its body blank
+#: (a figure or a block that moved to the next sheet); a page's last sheet may end
+#: short.
+MOST_BLANK = 0.55
+#: Names with an English function word in them, which the no-English check would read as
+#: a clause.
+NAMES = ["Zero to JupyterHub"]
 
 
 @pytest.fixture(scope="module", params=list(SOURCES))
@@ -104,11 +116,67 @@ def config(edition):
     return yaml.safe_load((SOURCES[edition] / "_config.yml").read_text())
 
 
+class Sheet(NamedTuple):
+    """What one sheet of the PDF shows."""
+
+    #: its text, whitespace and ligatures normalised
+    text: str
+    #: its text but code, maths and citations, line by line
+    prose: list[str]
+    #: the share of the body, from its head, down to the lowest text or image on it
+    filled: float
+
+
+def _times(a, b) -> list[float]:
+    """The product of two PDF transformation matrices (a then b), as six numbers."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def _read(sheet) -> Sheet:
+    """One sheet read once: its text, its prose, and how far down its body is filled
+    (from where each piece of text and each image is drawn)."""
+    pieces: list[str] = []
+    lowest = [BODY_HEAD]
+
+    def ink(*heights: float) -> None:
+        inside = [y for y in heights if BODY_FOOT <= y <= BODY_HEAD]
+        if inside:
+            lowest[0] = min(lowest[0], *inside)
+
+    def on_text(words, cm, tm, font, size):
+        font_name = str((font or {}).get("/BaseFont", "")).lower()
+        # code (a monospace font) and maths (MathJax's web fonts, which Chromium embeds
+        # as Type 3 fonts with no name) are not prose
+        code = not font_name or any(name in font_name for name in ("mono", "courier"))
+        pieces.append("\n" if code else words)
+        if words.strip():
+            ink(_times(tm, cm)[5])
+
+    def on_operator(operator, operands, cm, tm):
+        if operator == b"Do":  # an image: the unit square, transformed
+            ink(cm[5], cm[5] + cm[3])
+
+    words = sheet.extract_text(visitor_text=on_text, visitor_operand_before=on_operator)
+    # a citation's label ("[Huang et al., 2024]") names a work as it was published
+    prose = [" ".join(line.split()) for line in
+             re.sub(r"\[[^\[\]]*\]", " ", "".join(pieces)).splitlines()]
+    return Sheet(" ".join(unicodedata.normalize("NFKC", words or "").split()),
+                 [unicodedata.normalize("NFKC", line) for line in prose if line],
+                 (BODY_HEAD - lowest[0]) / (BODY_HEAD - BODY_FOOT))
+
+
 @pytest.fixture(scope="module")
-def text(pdf):
+def layout(pdf) -> list[Sheet]:
+    """Every sheet of the PDF, read once per edition."""
+    return [_read(sheet) for sheet in pdf.pages]
+
+
+@pytest.fixture(scope="module")
+def text(layout):
     """The PDF's text, per sheet, with whitespace and ligatures normalised."""
-    return [" ".join(unicodedata.normalize("NFKC", sheet.extract_text() or "").split())
-            for sheet in pdf.pages]
+    return [sheet.text for sheet in layout]
 
 
 def _title(html: Path, page: str) -> str:
@@ -196,8 +264,28 @@ def test_no_web_only_words(text, sections, pages, chapter_pages, edition):
         if page not in chapter_pages:
             continue
         for sheet in range(start, end):
-            found = [w for w in WEB_ONLY[edition] if w in text[sheet].lower()]
+            words = text[sheet].lower().replace("\u2019", "'")
+            found = [w for w in WEB_ONLY[edition] if w in words]
             assert found == [], f"{page}, page {sheet + 1}: {found}"
+
+
+def test_no_sheet_is_half_blank_inside_a_page(layout, bookmarks):
+    """A figure or block too tall for what is left of a sheet moves to the next one; the
+    sheet it leaves must still be mostly filled. Only the last sheet of a page (a
+    chapter ends where it ends), the cover and the contents may stand half empty."""
+    last = {end - 1 for _, _, end in bookmarks}
+    contents_end = bookmarks[0][2]
+    blank = [f"page {number + 1} ({layout[number].text[-50:]!r}): "
+             f"{1 - layout[number].filled:.0%} blank"
+             for number in range(contents_end, len(layout))
+             if number not in last and 1 - layout[number].filled > MOST_BLANK]
+    assert blank == [], "\n".join(blank)
+
+
+def test_the_blank_measure_sees_the_foot_of_a_full_sheet(layout, bookmarks):
+    """The measure itself: most sheets of the book are filled nearly to their foot."""
+    filled = sorted(sheet.filled for sheet in layout[bookmarks[0][2]:])
+    assert filled[len(filled) // 2] > 0.85, filled[len(filled) // 2]
 
 
 def test_explorers_print_their_chart_and_where_it_moves(text, sections, pages,
@@ -256,3 +344,27 @@ def test_the_russian_pdf_is_in_russian(built_site):
     words = " ".join((sheet.extract_text() or "") for sheet in reader.pages[:12]).split()
     cyrillic = [w for w in words if re.search("[а-яё]", w, re.I)]
     assert len(cyrillic) > 0.5 * len([w for w in words if re.search("[a-zа-яё]", w, re.I)])
+
+
+def test_the_russian_pdf_says_nothing_in_english(layout, sections, pages, edition):
+    """The Russian PDF's prose through tests/test_translation.py's check of the Russian
+    outputs: no English clause, no two English words in a row, no English function word
+    on a short line. Code (a monospace font) and maths are not prose, a citation names a
+    work as published, the references page lists the works so and the glossary gives
+    each term in English too."""
+    import translate
+
+    if edition != "ru":
+        pytest.skip("the English edition is in English")
+    english = []
+    for page, (title, start, end) in zip(pages, sections):
+        if page in ("book/references", "book/glossary"):
+            continue  # the works as published; each term in both languages
+        for number in range(start, end):
+            for line in layout[number].prose:
+                for name in NAMES:
+                    line = line.replace(name, " ")
+                if translate.english_phrases(line) or (
+                        len(line) < 90 and translate.english_label(line)):
+                    english.append(f"page {number + 1} ({title}): {line[:100]}")
+    assert english == [], "the Russian PDF prints English:\n" + "\n".join(english[:40])

@@ -10,6 +10,9 @@
   stylesheet in matplotlib's animation player) are rewritten to copies in
   ``_static/vendor`` (see ``scripts/vendor_assets.sh``).
 * A kernel-free animation takes the alt text of its cell's metadata, like a figure.
+* A chapter's sentences about the web page ("Move the sliders ... on this page") are
+  marked web-only, each with the words paper prints instead
+  (``book/_ext/print_words.py``; ``print.css`` and ``live.css`` choose which shows).
 * Exercises are numbered within each chapter (1, 2, 3), not across the book.
 * Figures travel light: the build stores each figure of _images as a 256-colour PNG (a
   chart's flat colours and antialiased edges survive it unchanged), a third of the bytes;
@@ -633,6 +636,42 @@ def accessible_names(app, exception):
             page.write_text(after, encoding="utf-8")
 
 
+def print_words(app, doctree, docname):
+    """Each web-only sentence of a chapter (``book/_ext/print_words.py``) in a span that
+    paper hides, with the words paper prints instead in a span the screen hides."""
+    if app.builder.format != "html" or not docname.startswith(CHAPTER_PREFIX):
+        return
+    from print_words import split
+
+    language = _language(app)
+    for paragraph in list(doctree.findall(nodes.paragraph)):
+        # MyST gives each line (soft break) a Text node of its own: a sentence is
+        # matched in the run of plain text it belongs to.
+        children: list[nodes.Node] = []
+        for child in paragraph.children:
+            if isinstance(child, nodes.Text) and children and isinstance(children[-1],
+                                                                         nodes.Text):
+                children[-1] = nodes.Text(str(children[-1]) + str(child))
+            else:
+                children.append(child)
+        paragraph[:] = children
+        for text in [child for child in paragraph.children
+                     if isinstance(child, nodes.Text)]:
+            pieces = split(str(text), language)
+            if all(instead is None for _, instead in pieces):
+                continue
+            parts: list[nodes.Node] = []
+            for words, instead in pieces:
+                if instead is None:
+                    parts.append(nodes.Text(words))
+                    continue
+                parts.append(nodes.inline(words, words, classes=["web-only"]))
+                if instead:
+                    parts.append(nodes.inline(instead, instead, classes=["print-only"]))
+            index = paragraph.index(text)
+            paragraph[index:index + 1] = parts
+
+
 def setup(app):
     # after Sphinx's toctree collector has numbered figures (default priority 500)
     app.connect("env-get-updated", exercises_per_chapter, priority=900)
@@ -649,6 +688,7 @@ def setup(app):
     app.connect("build-finished", first_paint_first, priority=900)
     app.connect("doctree-resolved", animation_alt_text)
     app.connect("doctree-resolved", solution_titles)
+    app.connect("doctree-resolved", print_words)
     # after sphinx-thebe's own doctree-resolved handler (default priority 500)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     # after every extension that registers scripts for a page

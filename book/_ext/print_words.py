@@ -1,0 +1,93 @@
+"""Sentences written for the web page, and what paper says instead.
+
+A chapter's prose speaks to a reader in a browser in a few places: the live explorer's
+paragraph ("Move the sliders: ... on this page, with no kernel", "The page's address
+keeps the setting"), and chapter 1's animation ("opens on the first step. Press play, or
+drag the slider"). On paper there is nothing to move or press, and the animation prints
+its last frame. ``book/_ext/reader_pages.py`` wraps each such sentence of a page, at
+build time, in ``<span class="web-only">`` and puts its print words beside it in
+``<span class="print-only">``; ``book/_static/print.css`` shows the one on paper and
+``book/_static/live.css`` the other on screen. So the book's PDF
+(``scripts/book_pdf.py``) and a page a reader prints from the browser say the same, and
+no chapter or catalog changes.
+
+The patterns are per language, as written in the chapters and in locale/ru's catalogs
+(the same sentences ``scripts/launch_notebooks.py`` rewrites for a notebook); a pattern
+is matched inside one run of plain text. ``WEB_ONLY_WORDS`` are the words the PDF must
+not print (tests/test_pdf.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: (pattern, what paper says instead) per language; "" prints nothing in its place.
+PRINT_WORDS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        # The explorer's first sentence, whatever it moves ("Move the sliders: the chart
+        # and the sentence under it follow, on this page, with no kernel.").
+        (r"(?:(?<=^)|(?<=[.!?]\s))[^.!?]*?,?\s+on\s+this\s+page,\s+with\s+no"
+         r"\s+kernel\.",
+         "In the web book and in the chapter’s launch notebook, the chart below has "
+         "controls that move it and the sentence under it."),
+        # Chapter 9 introduces its scenario as "live".
+        (r"(?<=scenario),\s+live(?=:)", ""),
+        (r"\s*The\s+page['’]s\s+address\s+keeps\s+the\s+setting[^.]*\.", ""),
+        (r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*(?=\.)", ""),
+        # The animation: paper shows its last frame (scripts/book_pdf.py).
+        (r",\s+and\s+opens\s+on\s+the\s+first\s+step\.\s+Press\s+play,\s+or\s+drag"
+         r"\s+the\s+slider\.",
+         "; on paper it shows its last frame, every step drawn."),
+    ],
+    "ru": [
+        (r"(?:(?<=^)|(?<=[.!?]\s))[^.!?]*?\s+прямо\s+на\s+(?:этой\s+)?странице,\s+без"
+         r"\s+ядра\.",
+         "В веб-версии книги и в блокноте главы у графика ниже есть элементы "
+         "управления: они двигают и его, и фразу под ним."),
+        (r"(?<=сбоями)\s+вживую(?=:)", ""),
+        (r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", ""),
+        (r";\s+её\s+адрес\s+хранит\s+настройку[^.]*(?=\.)", ""),
+        (r",\s+и\s+открывается\s+на\s+первом\s+шаге\.\s+Нажмите\s+кнопку\s+"
+         r"воспроизведения\s+или\s+потяните\s+ползунок\.",
+         "; на бумаге показан её последний кадр, где нарисованы все шаги."),
+    ],
+}
+
+#: Words of the web page that a chapter on paper must not say (lower case): what
+#: PRINT_WORDS hides, the code cells' toggles, the launch (rocket) button, the static
+#: page.
+WEB_ONLY_WORDS: dict[str, list[str]] = {
+    "en": ["move the sliders", "on this page", "with no kernel", "press play",
+           "drag the slider", "page's address", "its address keeps",
+           "opens on the first", "show code cell", "hide code cell", "static page",
+           "rocket button", "click", "scroll", "hover"],
+    "ru": ["двигайте ползунки", "на этой странице", "прямо на странице", "без ядра",
+           "нажмите", "потяните", "адрес страницы", "адрес хранит",
+           "открывается на первом",
+           "показать код ячейки", "скрыть код ячейки", "статической странице",
+           "статичной странице", "кнопкой с ракетой", "прокрут", "щёлкн", "кликн"],
+}
+
+
+def split(text: str, language: str) -> list[tuple[str, str | None]]:
+    """``text`` as pieces (words, None) for plain text and (web words, print words) for
+    each sentence PRINT_WORDS matches, in order; joined, the first parts give back
+    ``text``."""
+    spans = []
+    for pattern, instead in PRINT_WORDS.get(language, []):
+        for match in re.finditer(pattern, text):
+            if match.end() > match.start():
+                spans.append((match.start(), match.end(), instead))
+    spans.sort()
+    pieces: list[tuple[str, str | None]] = []
+    at = 0
+    for start, end, instead in spans:
+        if start < at:
+            continue  # overlaps one already taken
+        if start > at:
+            pieces.append((text[at:start], None))
+        pieces.append((text[start:end], instead))
+        at = end
+    if at < len(text):
+        pieces.append((text[at:], None))
+    return pieces

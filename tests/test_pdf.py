@@ -24,7 +24,7 @@ from bookbuild.book_pdf import PDF_NAME, toc_pages
 from bookbuild.run import ROOT
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from print_words import WEB_ONLY_WORDS  # noqa: E402
+from print_words import WEB_ONLY_WORDS
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 
@@ -43,7 +43,7 @@ EXPLORER_NOTE = {"en": "On paper the chart stands at its default setting",
 #: sentences print.css hides): the explorers' "Move the sliders ... on this page", the
 #: animation's "Press play", the code cells' toggles, the launch (rocket) button.
 WEB_ONLY = WEB_ONLY_WORDS
-#: The body of an A4 sheet in PDF points from its foot: inside scripts/book_pdf.py's
+#: The body of an A4 sheet in PDF points from its foot: inside bookbuild/book_pdf.py's
 #: 16 mm margins, where the page is printed (the stamps, running title and page number,
 #: sit in the margins).
 SHEET_HEIGHT = 841.89
@@ -352,7 +352,7 @@ def test_the_russian_pdf_says_nothing_in_english(layout, sections, pages, editio
     on a short line. Code (a monospace font) and maths are not prose, a citation names a
     work as published, the references page lists the works so and the glossary gives
     each term in English too."""
-    import translate
+    from bookbuild import catalogs as translate
 
     if edition != "ru":
         pytest.skip("the English edition is in English")

@@ -8,7 +8,7 @@ its last frame. ``book/_ext/reader_pages.py`` wraps each such sentence of a page
 build time, in ``<span class="web-only">`` and puts its print words beside it in
 ``<span class="print-only">``; ``book/_static/print.css`` shows the one on paper and
 ``book/_static/live.css`` the other on screen. So the book's PDF
-(``scripts/book_pdf.py``) and a page a reader prints from the browser say the same, and
+(``bookbuild/book_pdf.py``) and a page a reader prints from the browser say the same, and
 no chapter or catalog changes.
 
 The patterns are per language, as written in the chapters and in locale/ru's catalogs
@@ -34,7 +34,7 @@ PRINT_WORDS: dict[str, list[tuple[str, str]]] = {
         (r"(?<=scenario),\s+live(?=:)", ""),
         (r"\s*The\s+page['’]s\s+address\s+keeps\s+the\s+setting[^.]*\.", ""),
         (r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*(?=\.)", ""),
-        # The animation: paper shows its last frame (scripts/book_pdf.py).
+        # The animation: paper shows its last frame (bookbuild/book_pdf.py).
         (r",\s+and\s+opens\s+on\s+the\s+first\s+step\.\s+Press\s+play,\s+or\s+drag"
          r"\s+the\s+slider\.",
          "; on paper it shows its last frame, every step drawn."),

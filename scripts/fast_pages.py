@@ -3,7 +3,8 @@ it with Lighthouse). Run by scripts/build_book.py on the built site, both editio
 after Sphinx and before the PDFs; each step leaves a page it already changed as it is,
 so a second pass over the same site changes nothing.
 
-* Icon fonts and their stylesheets carry only the icons the book shows. Font Awesome's fonts (the theme's
+* Icon fonts and their stylesheets carry only the icons the book shows. Font Awesome's
+  fonts (the theme's
   6.x, 270 KB, and 4.7's for the animation player, 77 KB) hold thousands of icons; the
   pages show a few dozen. Each font gets a subset with just the icons any page, script
   or stylesheet of the site names (fontTools, a few KB), declared after the full font
@@ -26,7 +27,8 @@ import io
 import re
 from pathlib import Path
 
-#: A stylesheet's rule that only names an icon's glyph: ``.fa-play:before{content:"\\f04b"}``
+#: A stylesheet's rule that only names an icon's glyph:
+#: ``.fa-play:before{content:"\\f04b"}``
 _ICON_RULE = re.compile(r'(?<![^}\s/])((?:\.fa-[a-z0-9-]+:{1,2}before\s*,?\s*)+)'
                         r'\{\s*content:\s*"\\([0-9a-fA-F]{2,6})"\s*;?\s*\}')
 _ICON_CLASS = re.compile(r"\.(fa-[a-z0-9-]+)")
@@ -82,7 +84,7 @@ def _subset(ttf: Path, codepoints: set[int]) -> tuple[bytes, set[int]]:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(ttf)
+    font = TTFont(ttf, recalcTimestamp=False)  # the same subset, the same bytes
     present = set(font.getBestCmap())
     kept = (codepoints | {0x20}) & present
     options = subset.Options()
@@ -143,22 +145,26 @@ def subset_icon_fonts(site: Path) -> int:
                 relative = Path(ttf[1]).with_name(target.name).as_posix()
                 body = face[face.index("{") + 1:-1]
                 kept_body = re.sub(r"src:[^;}]*;?", "", body).strip().rstrip(";")
-                full = face[:-1].rstrip().rstrip(";") + f";unicode-range:{_PRIVATE_USE}}}"
-                small = (f"@font-face{{{kept_body};src:url({relative}) format(\"woff\");"
+                full = (face[:-1].rstrip().rstrip(";")
+                        + f";unicode-range:{_PRIVATE_USE}}}")
+                small = (f"@font-face{{{kept_body};"
+                         f"src:url({relative}) format(\"woff\");"
                          f"unicode-range:{_ranges(kept)}}}")
                 done += 1
                 return full + small
 
             updated = _FONT_FACE.sub(add_subset, text)
             updated = _ICON_RULE.sub(
-                lambda m: m[0] if set(_ICON_CLASS.findall(m[1])) & named else "", updated)
+                lambda m: m[0] if set(_ICON_CLASS.findall(m[1])) & named else "",
+                updated)
             if updated != text:
                 css.write_text(updated, encoding="utf-8")
     return done
 
 
 # matplotlib's jshtml player: frames[3] = "data:image/png;base64,...."
-_FRAME = re.compile(r'(frames\[\d+\] = ")data:image/png;base64,([A-Za-z0-9+/=\\\n]+)(")')
+_FRAME = re.compile(r'(frames\[\d+\] = ")data:image/png;base64,'
+                    r'([A-Za-z0-9+/=\\\n]+)(")')
 _PLAYER_IMG = re.compile(r'<img id="(_anim_img[0-9a-f]+)"(?![^>]*\bwidth=")([^>]*)>')
 
 

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from bookbuild import slides
+from bookbuild import fast_pages, slides
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": ROOT, "ru": ROOT / "ru"}
@@ -65,6 +65,7 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
         if result["en"]["returncode"] == 0:
             english_anchors(html, target)
     if all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
+        fast_pages.optimise(html)  # light on a phone: bookbuild/fast_pages.py
         result["slides"] = slides.write_decks(html)  # the teacher's reveal.js decks
     result["seconds_html"] = round(time.monotonic() - started)
     if pdf and all(result[lang]["returncode"] == 0 for lang in LANGUAGES):

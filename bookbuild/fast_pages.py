@@ -1,0 +1,229 @@
+"""Make the built pages light on a phone's first load (issue 29; ``make bench`` measures
+it with Lighthouse). Run by bookbuild/site.py on the built site, both editions,
+after Sphinx and before the PDFs; each step leaves a page it already changed as it is,
+so a second pass over the same site changes nothing.
+
+* Icon fonts and their stylesheets carry only the icons the book shows. Font Awesome's
+  fonts (the theme's
+  6.x, 270 KB, and 4.7's for the animation player, 77 KB) hold thousands of icons; the
+  pages show a few dozen. Each font gets a subset with just the icons any page, script
+  or stylesheet of the site names (fontTools, a few KB), declared after the full font
+  with a ``unicode-range``: the browser draws with the subset, and would fetch the full
+  font only for an icon the subset lacks, so no icon can go missing. The stylesheets'
+  rules for icons no page or script names (``.fa-yelp:before``: two thousand of them,
+  a third of the theme's stylesheet) are dropped.
+* Animations' frames are files, not text in the page. matplotlib's player stores each
+  frame in the page as base64 (ch01 and ch03: about 200 KB a page that the first paint
+  waited for); the frames go to ``_images`` as PNG files that the player loads by URL
+  (it fetches them all when it starts, so playing never waits), and the player's image
+  gets the frame's width and height, so its space is kept before the frame arrives.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import re
+from pathlib import Path
+
+#: A stylesheet's rule that only names an icon's glyph:
+#: ``.fa-play:before{content:"\\f04b"}``
+_ICON_RULE = re.compile(r'(?<![^}\s/])((?:\.fa-[a-z0-9-]+:{1,2}before\s*,?\s*)+)'
+                        r'\{\s*content:\s*"\\([0-9a-fA-F]{2,6})"\s*;?\s*\}')
+_ICON_CLASS = re.compile(r"\.(fa-[a-z0-9-]+)")
+_USED_CLASS = re.compile(r"\bfa-[a-z0-9-]+")
+_ESCAPE = re.compile(r'"\\([0-9a-fA-F]{2,6})"')
+_FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+_FAMILY = re.compile(r"font-family:\s*([^;}]+)")
+_TTF = re.compile(r"""url\(\s*['"]?([^'")?#]+\.ttf)[^)]*\)""")
+#: Where the full fonts' icons live: Unicode's private use areas.
+_PRIVATE_USE = "U+E000-F8FF,U+F0000-FFFFD"
+
+
+def _static_folders(site: Path) -> list[Path]:
+    """The ``_static`` of each edition: the site's own and its ``ru/``'s."""
+    return [folder for folder in [site / "_static", *site.glob("*/_static")]
+            if folder.is_dir()]
+
+
+def _pages(edition: Path) -> list[Path]:
+    """An edition's pages: not its _static or _sources, nor another edition's pages (the
+    Russian book in ``ru/`` has its own ``_static`` and ``_images``; it is printed to
+    its PDF served on its own)."""
+    others = [static.parent for static in edition.glob("*/_static")]
+    return [page for page in edition.rglob("*.html")
+            if not any(part.startswith("_") for part in page.relative_to(edition).parts)
+            and not any(other in page.parents for other in others)]
+
+
+def _private_use(text: str) -> set[int]:
+    return {ord(char) for char in set(text)
+            if 0xE000 <= ord(char) <= 0xF8FF or ord(char) >= 0xF0000}
+
+
+def _icon_glyphs(css_files: list[Path]) -> tuple[dict[str, int], set[int]]:
+    """Each icon class's code point, and the code points stylesheets draw by themselves
+    (an icon in a ``content`` of any other rule, or in a custom property)."""
+    classes: dict[str, int] = {}
+    drawn: set[int] = set()
+    for css in css_files:
+        text = css.read_text(encoding="utf-8", errors="replace")
+        for match in _ICON_RULE.finditer(text):
+            for name in _ICON_CLASS.findall(match[1]):
+                classes[name] = int(match[2], 16)
+        rest = _ICON_RULE.sub("", text)
+        drawn.update(int(code, 16) for code in _ESCAPE.findall(rest))
+        drawn.update(_private_use(rest))     # an icon written as itself: "\uf05a"
+    return classes, drawn
+
+
+def _subset(ttf: Path, codepoints: set[int]) -> tuple[bytes, set[int]]:
+    """A WOFF of ``ttf`` with only ``codepoints`` (and the space), and the code points
+    it kept."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(ttf, recalcTimestamp=False)  # the same subset, the same bytes
+    present = set(font.getBestCmap())
+    kept = (codepoints | {0x20}) & present
+    options = subset.Options()
+    options.flavor = "woff"          # zlib; woff2 would need the brotli module
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    options.drop_tables += ["FFTM"]  # FontForge's timestamps, nothing a browser reads
+    subsetter = subset.Subsetter(options=options)
+    subsetter.populate(unicodes=sorted(kept))
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.flavor = "woff"
+    font.save(out)
+    return out.getvalue(), kept
+
+
+def _ranges(codepoints: set[int]) -> str:
+    return ",".join(f"U+{code:X}" for code in sorted(codepoints))
+
+
+def subset_icon_fonts(site: Path) -> int:
+    """Give every Font Awesome font of the site a subset of the icons the site uses (see
+    the module docstring). Returns the number of fonts subset."""
+    done = 0
+    for static in _static_folders(site):
+        css_files = sorted(static.rglob("*.css"))
+        classes, drawn = _icon_glyphs(css_files)
+        named: set[str] = set()
+        edition = static.parent
+        texts = [page.read_text(encoding="utf-8", errors="replace")
+                 for page in _pages(edition)]
+        texts += [script.read_text(encoding="utf-8", errors="replace")
+                  for script in static.rglob("*.js")]
+        for text in texts:
+            named.update(_USED_CLASS.findall(text))
+            drawn |= _private_use(text)
+        wanted = drawn | {classes[name] for name in named if name in classes}
+        for css in css_files:
+            text = css.read_text(encoding="utf-8", errors="replace")
+            subset_already = "unicode-range" in text and "-subset-" in text
+
+            def add_subset(match):
+                nonlocal done
+                face = match[0]
+                family = _FAMILY.search(face)
+                ttf = _TTF.search(face)
+                if subset_already or not (family and "awesome" in family[1].lower()
+                                          and ttf):
+                    return face
+                source = (css.parent / ttf[1]).resolve()
+                if not source.is_file():
+                    return face
+                data, kept = _subset(source, wanted)
+                digest = hashlib.sha1(data).hexdigest()[:10]
+                target = source.with_name(f"{source.stem}-subset-{digest}.woff")
+                target.write_bytes(data)
+                relative = Path(ttf[1]).with_name(target.name).as_posix()
+                body = face[face.index("{") + 1:-1]
+                kept_body = re.sub(r"src:[^;}]*;?", "", body).strip().rstrip(";")
+                full = (face[:-1].rstrip().rstrip(";")
+                        + f";unicode-range:{_PRIVATE_USE}}}")
+                small = (f"@font-face{{{kept_body};"
+                         f"src:url({relative}) format(\"woff\");"
+                         f"unicode-range:{_ranges(kept)}}}")
+                done += 1
+                return full + small
+
+            updated = _FONT_FACE.sub(add_subset, text)
+            updated = _ICON_RULE.sub(
+                lambda m: m[0] if set(_ICON_CLASS.findall(m[1])) & named else "",
+                updated)
+            if updated != text:
+                css.write_text(updated, encoding="utf-8")
+    return done
+
+
+# matplotlib's jshtml player: frames[3] = "data:image/png;base64,...."
+_FRAME = re.compile(r'(frames\[\d+\] = ")data:image/png;base64,'
+                    r'([A-Za-z0-9+/=\\\n]+)(")')
+_PLAYER_IMG = re.compile(r'<img id="(_anim_img[0-9a-f]+)"(?![^>]*\bwidth=")([^>]*)>')
+
+
+def animation_frames_to_files(site: Path) -> int:
+    """Move every animation frame stored in a page into a PNG file of the edition's
+    ``_images`` (see the module docstring). Returns the number of frames moved."""
+    from PIL import Image
+
+    moved = 0
+    for static in _static_folders(site):
+        edition = static.parent
+        images = edition / "_images"
+        for page in _pages(edition):
+            text = page.read_text(encoding="utf-8")
+            if "data:image/png;base64," not in text or "frames[" not in text:
+                continue
+            prefix = "../" * (len(page.relative_to(edition).parts) - 1)
+            sizes: list[tuple[int, int]] = []
+
+            def to_file(match):
+                nonlocal moved
+                data = base64.b64decode(match[2].replace("\\n", "").replace("\n", ""))
+                name = f"frame-{hashlib.sha1(data).hexdigest()[:16]}.png"
+                images.mkdir(exist_ok=True)
+                target = images / name
+                if not target.exists():
+                    target.write_bytes(data)
+                if not sizes:
+                    with Image.open(io.BytesIO(data)) as frame:
+                        sizes.append(frame.size)
+                moved += 1
+                return f"{match[1]}{prefix}_images/{name}{match[3]}"
+
+            # each player's frames follow its image: size the image from its first frame
+            parts = re.split(r'(?=<img id="_anim_img)', text)
+            out = [parts[0]]
+            for part in parts[1:]:
+                sizes.clear()
+                part = _FRAME.sub(to_file, part)
+                if sizes:
+                    width, height = sizes[0]
+                    part = _PLAYER_IMG.sub(
+                        lambda m: f'<img id="{m[1]}" width="{width}" height="{height}"'
+                                  f'{m[2]}>', part, count=1)
+                out.append(part)
+            updated = "".join(out)
+            if updated != text:
+                page.write_text(updated, encoding="utf-8")
+    return moved
+
+
+def optimise(site: Path) -> dict:
+    """Every step above over a built site (both editions); how much each did."""
+    site = Path(site)
+    return {"frames": animation_frames_to_files(site),
+            "fonts": subset_icon_fonts(site)}
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(optimise(Path(sys.argv[1])))

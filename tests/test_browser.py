@@ -304,10 +304,17 @@ def _allowed(message: str) -> bool:
     return any(fragment in message for fragment, _why in ALLOWED_CONSOLE_ERRORS)
 
 
+#: Folders of the build that hold no book pages: the teacher's slide decks are reveal.js
+#: documents with their own checks (tests/test_slides.py), not pages of the theme.
+NOT_PAGES = {"slides"}
+
+
 def _built_pages(html: Path) -> list[Path]:
-    """Every reader-facing page of the build (not Sphinx's _static or _sources)."""
+    """Every reader-facing page of the build (not Sphinx's _static or _sources, not
+    the slide decks)."""
     return [path for path in html.rglob("*.html")
-            if not any(part.startswith("_") for part in path.relative_to(html).parts)]
+            if not any(part.startswith("_") or part in NOT_PAGES
+                       for part in path.relative_to(html).parts)]
 
 
 def test_every_built_page_is_checked(site):

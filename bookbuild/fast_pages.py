@@ -111,14 +111,15 @@ def subset_icon_fonts(site: Path) -> int:
     the module docstring). Returns the number of fonts subset."""
     done = 0
     for static in _static_folders(site):
-        css_files = sorted(static.rglob("*.css"))
+        # files only: a vendored folder may be named like one (reveal.js/)
+        css_files = sorted(path for path in static.rglob("*.css") if path.is_file())
         classes, drawn = _icon_glyphs(css_files)
         named: set[str] = set()
         edition = static.parent
         texts = [page.read_text(encoding="utf-8", errors="replace")
                  for page in _pages(edition)]
         texts += [script.read_text(encoding="utf-8", errors="replace")
-                  for script in static.rglob("*.js")]
+                  for script in static.rglob("*.js") if script.is_file()]
         for text in texts:
             named.update(_USED_CLASS.findall(text))
             drawn |= _private_use(text)

@@ -27,7 +27,7 @@ from pathlib import Path
 import nbformat
 
 from reliability import i18n
-from reliability.numbers import glued_text
+from reliability.numbers import glued_text, number
 
 from .catalogs import EDITION, translator
 from .launch_notebooks import ROLE, Bibliography, Chapter, glued_values
@@ -181,10 +181,11 @@ def times_table(paths: list[Path] | None = None, language: str = "en",
     the Russian one with the Russian titles (``titles`` by file name, else read from
     ``ru/chapters``)."""
     _ = translator(language, "teacher_page")
-    rule = _("Prose at {words} words a minute, {code:g} minutes for each code cell you read "
+    with i18n.language(language):  # «0,5» in Russian: the book's one number formatter
+        code_minutes = number(MINUTES_PER_CODE_CELL)
+    rule = _("Prose at {words} words a minute, {code} minutes for each code cell you read "
              "and run, {exercise} minutes for each exercise, rounded to 5 minutes:").format(
-                 words=WORDS_PER_MINUTE, code=MINUTES_PER_CODE_CELL,
-                 exercise=MINUTES_PER_EXERCISE)
+                 words=WORDS_PER_MINUTE, code=code_minutes, exercise=MINUTES_PER_EXERCISE)
     minute = _("{minutes} min")
     rows = [rule, "", _("| chapter | read and run | with its exercises |"),
             "| --- | --- | --- |"]

@@ -316,3 +316,45 @@ def test_the_russian_pages_commands_open_the_russian_chapters():
                for line in page.read_text().splitlines()
                if re.search(r"\.py\s+chapters/\d", line)]
     assert not english, english
+
+
+#: Numbers with a decimal point that Russian prose may keep: versions, not quantities.
+_VERSIONS = re.compile(r"Python \d+\.\d+")
+
+
+def _russian_prose(text: str) -> str:
+    """Markdown's words a reader reads as Russian: code fences, maths, roles, links and
+    HTML taken out; a directive's body (an exercise, a note) read as prose again."""
+    from markdown_it import MarkdownIt
+
+    parts = []
+    for token in MarkdownIt().parse(text):
+        if token.type == "fence" and token.info.startswith("{"):
+            body = "\n".join(line for line in token.content.splitlines()
+                              if not line.startswith(":"))  # the directive's options
+            parts.append(_russian_prose(body))
+        elif token.type == "inline":
+            parts.append(token.content)
+    text = "\n".join(parts)
+    for pattern in (r"\$\$.*?\$\$", r"\$[^$\n]*\$", r"`[^`]*`", r"\]\([^)]*\)", r"<[^>]*>",
+                    r"\{[^}]*\}"):
+        text = re.sub(pattern, " ", text, flags=re.S)
+    return _VERSIONS.sub(" ", text)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "ru" / "chapters").glob("*.ipynb"))
+                         + sorted((ROOT / "ru" / "book").glob("*.md")),
+                         ids=lambda path: f"ru/{path.parent.name}/{path.name}")
+def test_russian_prose_writes_decimals_with_a_comma(path):
+    """«0,8», not «0.8»: a quantity typed into a Russian sentence (an exercise's
+    probability, a landing page's rule) follows the edition's number format, as the
+    glued numbers do. Model names (GPT-3.5, GLM-4.6) are names, not quantities."""
+    if path.suffix == ".ipynb":
+        notebook = nbformat.read(str(path), as_version=4)
+        texts = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
+    else:
+        texts = [path.read_text(encoding="utf-8")]
+    found = [match.group(0) for text in texts
+             for match in re.finditer(r"(?<![\w.\-])\d+\.\d+(?![\w.]*[\-\d])",
+                                      _russian_prose(text))]
+    assert found == [], f"{path.name} writes decimals with a point: {found}"

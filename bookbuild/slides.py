@@ -156,13 +156,17 @@ class Chapter:
     def title(self) -> str:
         return _plain(re.search(r"^# (.+)$", _source(self.nb.cells[0]), re.M)[1])
 
-    def figure(self, heading: str) -> tuple[int, bytes]:
-        """The first stored PNG of the section: its cell's index and its bytes."""
+    def figure(self, heading: str) -> tuple[int, bytes, str]:
+        """The first stored PNG of the section: its cell's index, its bytes and the alt
+        text the chapter gives it (the cell's ``mystnb.image.alt``, in the edition's
+        language), or "" when the cell has none."""
         for index in self._section_cells(heading):
-            for output in self.nb.cells[index].get("outputs", []):
+            cell = self.nb.cells[index]
+            for output in cell.get("outputs", []):
                 png = output.get("data", {}).get("image/png")
                 if png:
-                    return index, base64.b64decode(png)
+                    alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
+                    return index, base64.b64decode(png), alt
         raise ValueError(f"{self.path.name}: no stored figure under {heading!r}")
 
     def formula(self, heading: str, n: int) -> tuple[int, str]:
@@ -234,12 +238,12 @@ def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dic
         return slides
     source = '<p class="source">' + esc(_("Chapter {number}: {title}").format(
         number=key.chapter, title=chapter.title())) + "</p>"
-    index, png = chapter.figure(key.figure)
+    index, png, alt = chapter.figure(key.figure)
     file = f"ch{key.chapter:02d}-cell{index:02d}.png"
     material["figures"][file] = png
     heading = esc(chapter.heading(index))
     slides.append(_slide(f'<h3>{heading}</h3>\n<img class="key-figure" src="{file}" '
-                         f'alt="{heading}">\n{source}', talking, "figure"))
+                         f'alt="{esc(alt) or heading}">\n{source}', talking, "figure"))
     if key.formulas:
         shown, headings = [], []
         for section, n in key.formulas:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 from urllib.parse import urlparse
 
+import nbformat
 import pytest
 
 from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, serve
@@ -180,6 +181,28 @@ def test_speaker_notes_say_the_plans_talking_points(language, decks):
     # the Russian decks speak Russian, the chapters' numbers above with a decimal comma
     ru = (site / "ru" / "slides" / "one-class.html").read_text()
     assert "Урок 16" in ru and "Lesson 16" not in ru
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_each_key_figure_carries_its_chapters_alt_text(language, decks):
+    """A figure on a slide says what it shows in the words the chapter gives it (its
+    cell's alt text, in the edition's language), not only its section's heading."""
+    import html
+    import re
+
+    site, _ = decks
+    folder = "chapters" if language == "en" else "ru/chapters"
+    stored = {cell.metadata["mystnb"]["image"]["alt"]
+              for path in (ROOT / folder).glob("*.ipynb")
+              for cell in nbformat.read(str(path), as_version=4).cells
+              if cell.metadata.get("mystnb", {}).get("image", {}).get("alt")}
+    for deck in DECKS:
+        page = (site / EDITIONS[language] / f"{deck}.html").read_text()
+        alts = [html.unescape(alt) for alt in
+                re.findall(r'<img class="key-figure" src="[^"]+" alt="([^"]*)"', page)]
+        assert alts, f"{language}/{deck} shows no key figure"
+        missing = [alt for alt in alts if alt not in stored]
+        assert missing == [], f"{language}/{deck}: figures without the chapter's alt text"
 
 
 @pytest.mark.parametrize("language", list(EDITIONS))

@@ -11,10 +11,12 @@ from .. import _validate
 
 __all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "figure_problems"]
 
-#: The narrowest column a figure is shown in: a 390-px phone less the page's margins.
-PHONE_COLUMN_PX = 360
-#: The smallest legible text, in CSS pixels, when a figure is shrunk to that column.
-MIN_TEXT_PX = 7.5
+#: The narrowest column a figure is shown in: a 390-px phone less the page's margins
+#: (measured in Chromium on the built page).
+PHONE_COLUMN_PX = 358
+#: The smallest text a figure may show, in CSS pixels (a font size, as CSS measures it),
+#: when shrunk to that column: the page's own small print (code and captions).
+MIN_TEXT_PX = 13
 #: If this environment variable names a file, every figure drawn is checked with
 #: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
 #: this for every chapter run).

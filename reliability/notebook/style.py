@@ -13,7 +13,11 @@ import matplotlib as mpl
 from .. import _validate, i18n
 from .legibility import AUDIT_VARIABLE, audit_every_figure
 
-__all__ = ["PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup", "percent_axis"]
+__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
+           "percent_axis"]
+
+#: Every figure's width in inches (heights vary): see :mod:`.legibility`.
+FIGURE_WIDTH_IN = 4.6
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -53,11 +57,15 @@ def setup(language: str = "en") -> None:
     mpl.rcParams.update({
         "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
             "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
-        "figure.figsize": (7.0, 4.0), "figure.dpi": 100, "savefig.dpi": 100,
+        # Sized for a phone, where most students read: a 4.6-inch figure shrinks to a
+        # 358-px column at 390 px, so 12.5-pt text still shows at 13 CSS px, the page's
+        # small print (reliability.notebook.legibility); on a desktop it shows at its
+        # nominal 460 px. Panels stack rather than sit side by side.
+        "figure.figsize": (FIGURE_WIDTH_IN, 3.4), "figure.dpi": 100, "savefig.dpi": 100,
         "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,
-        "axes.spines.right": False, "font.size": 12, "axes.titlesize": 12,
-        "axes.labelsize": 12, "xtick.labelsize": 11, "ytick.labelsize": 11,
-        "legend.fontsize": 11, "figure.titlesize": 13,
+        "axes.spines.right": False, "font.size": 13, "axes.titlesize": 13,
+        "axes.labelsize": 13, "xtick.labelsize": 12.5, "ytick.labelsize": 12.5,
+        "legend.fontsize": 12.5, "figure.titlesize": 13.5,
         "legend.frameon": False, "svg.hashsalt": "reliability",
         "animation.embed_limit": 8.0,
     })

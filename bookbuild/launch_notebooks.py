@@ -250,29 +250,27 @@ class Chapter:
 
 # --- prose: words for a notebook -----------------------------------------------------------
 
+def _web_sentences() -> dict:
+    """The book's one list of web-only sentences (``book/_ext/print_words.py``, which the
+    print pass reads too), loaded from its file: ``book/_ext`` is Sphinx's extension
+    folder, not a package."""
+    import importlib.util
+
+    path = ROOT / "book" / "_ext" / "print_words.py"
+    spec = importlib.util.spec_from_file_location("print_words", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.WEB_SENTENCES
+
+
 #: Sentences written for the web page, rewritten for a notebook, per language: the live
 #: explorer (an HTML output) works in the output of its cell, not "on this page"; the page's
 #: address keeps no setting in a notebook; and there is no rocket button to launch with
 #: (the notebook is already live). ``tests/test_launch_notebooks.py`` fails on any
 #: page-only phrase these leave.
-NOTEBOOK_WORDS = {
-    "en": [
-        (r",?\s+on\s+this\s+page,\s+with\s+no\s+kernel\.",
-         " in the output of the cell below, with no call to the kernel."),
-        (r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*\.", "."),
-        (r"\s*The\s+page's\s+address\s+keeps\s+the\s+setting[^.]*\.", ""),
-        (r"\s*On\s+the\s+static\s+page\s[^.]*?\s+the\s+rocket\s+button\s+at\s+the\s+top"
-         r"\s+of\s+the\s+page\.", ""),
-    ],
-    "ru": [
-        (r"\s+прямо\s+на\s+(?:этой\s+)?странице,\s+без\s+ядра\.",
-         " прямо в выводе ячейки ниже, без обращений к ядру."),
-        (r";\s+её\s+адрес\s+хранит\s+настройку[^.]*\.", "."),
-        (r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", ""),
-        (r"\s*На\s+статич(?:еской|ной)\s+странице\s[^.]*?\s+кнопкой\s+с\s+ракетой\s+вверху"
-         r"\s+страницы\.", ""),
-    ],
-}
+NOTEBOOK_WORDS = {language: [(s.pattern, s.notebook) for s in sentences
+                             if s.notebook is not None]
+                  for language, sentences in _web_sentences().items()}
 
 
 def notebook_words(text: str, language: str = "en") -> str:

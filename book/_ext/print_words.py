@@ -12,46 +12,83 @@ build time, in ``<span class="web-only">`` and puts its print words beside it in
 no chapter or catalog changes.
 
 The patterns are per language, as written in the chapters and in locale/ru's catalogs
-(the same sentences ``scripts/launch_notebooks.py`` rewrites for a notebook); a pattern
-is matched inside one run of plain text. ``WEB_ONLY_WORDS`` are the words the PDF must
+(:data:`WEB_SENTENCES`, which also says how ``bookbuild/launch_notebooks.py`` rewrites
+each for a notebook); a pattern is matched inside one run of plain text. ``WEB_ONLY_WORDS`` are the words the PDF must
 not print (tests/test_pdf.py).
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-#: (pattern, what paper says instead) per language; "" prints nothing in its place.
-PRINT_WORDS: dict[str, list[tuple[str, str]]] = {
+
+class WebSentence(NamedTuple):
+    """A sentence (or the end of one) that speaks to a reader in a browser.
+
+    ``pattern`` finds it in a page's plain text; ``paper`` is what the PDF and a printed
+    page say instead ("" says nothing, None leaves it); ``notebook`` is its rewrite in
+    the chapter's launch notebook (``bookbuild/launch_notebooks.py``; a replacement
+    template for :func:`re.sub`, so ``\\g<lead>`` keeps the sentence's own start; None
+    leaves it).
+    """
+
+    pattern: str
+    paper: str | None
+    notebook: str | None
+
+
+#: Every web-only sentence, once, per language: the one list the print pass and the
+#: launch notebooks read.
+WEB_SENTENCES: dict[str, list[WebSentence]] = {
     "en": [
         # The explorer's first sentence, whatever it moves ("Move the sliders: the chart
-        # and the sentence under it follow, on this page, with no kernel.").
-        (r"(?:(?<=^)|(?<=[.!?]\s))[^.!?]*?,?\s+on\s+this\s+page,\s+with\s+no"
-         r"\s+kernel\.",
-         "In the web book and in the chapter’s launch notebook, the chart below has "
-         "controls that move it and the sentence under it."),
-        # Chapter 9 introduces its scenario as "live".
-        (r"(?<=scenario),\s+live(?=:)", ""),
-        (r"\s*The\s+page['’]s\s+address\s+keeps\s+the\s+setting[^.]*\.", ""),
-        (r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*(?=\.)", ""),
-        # The animation: paper shows its last frame (bookbuild/book_pdf.py).
-        (r",\s+and\s+opens\s+on\s+the\s+first\s+step\.\s+Press\s+play,\s+or\s+drag"
-         r"\s+the\s+slider\.",
-         "; on paper it shows its last frame, every step drawn."),
+        # and the sentence under it follow, on this page, with no kernel."). A notebook
+        # keeps its start: the explorer works in the output of its cell.
+        WebSentence(r"(?:(?<=^)|(?<=\n)|(?<=[.!?]\s))(?P<lead>[^.!?]*?),?\s+on\s+this\s+page,"
+                    r"\s+with\s+no\s+kernel\.",
+                    "In the web book and in the chapter’s launch notebook, the chart "
+                    "below has controls that move it and the sentence under it.",
+                    r"\g<lead> in the output of the cell below, with no call to the "
+                    "kernel."),
+        # Chapter 9 introduces its scenario as "live" (a notebook's explorer is live).
+        WebSentence(r"(?<=scenario),\s+live(?=:)", "", None),
+        # A notebook's address keeps no setting either.
+        WebSentence(r"\s*The\s+page['’]s\s+address\s+keeps\s+the\s+setting[^.]*\.",
+                    "", ""),
+        WebSentence(r";\s+its\s+address\s+keeps\s+the\s+setting[^.]*(?=\.)", "", ""),
+        # The animation: paper shows its last frame (bookbuild/book_pdf.py); a notebook
+        # plays it.
+        WebSentence(r",\s+and\s+opens\s+on\s+the\s+first\s+step\.\s+Press\s+play,"
+                    r"\s+or\s+drag\s+the\s+slider\.",
+                    "; on paper it shows its last frame, every step drawn.", None),
+        # The rocket button launches the page; a notebook is already live (paper hides
+        # the "Run this chapter" note that says it).
+        WebSentence(r"\s*On\s+the\s+static\s+page\s[^.]*?\s+the\s+rocket\s+button"
+                    r"\s+at\s+the\s+top\s+of\s+the\s+page\.", None, ""),
     ],
     "ru": [
-        (r"(?:(?<=^)|(?<=[.!?]\s))[^.!?]*?\s+прямо\s+на\s+(?:этой\s+)?странице,\s+без"
-         r"\s+ядра\.",
-         "В веб-версии книги и в блокноте главы у графика ниже есть элементы "
-         "управления: они двигают и его, и фразу под ним."),
-        (r"(?<=сбоями)\s+вживую(?=:)", ""),
-        (r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", ""),
-        (r";\s+её\s+адрес\s+хранит\s+настройку[^.]*(?=\.)", ""),
-        (r",\s+и\s+открывается\s+на\s+первом\s+шаге\.\s+Нажмите\s+кнопку\s+"
-         r"воспроизведения\s+или\s+потяните\s+ползунок\.",
-         "; на бумаге показан её последний кадр, где нарисованы все шаги."),
+        WebSentence(r"(?:(?<=^)|(?<=\n)|(?<=[.!?]\s))(?P<lead>[^.!?]*?)\s+прямо\s+на\s+"
+                    r"(?:этой\s+)?странице,\s+без\s+ядра\.",
+                    "В веб-версии книги и в блокноте главы у графика ниже есть элементы "
+                    "управления: они двигают и его, и фразу под ним.",
+                    r"\g<lead> прямо в выводе ячейки ниже, без обращений к ядру."),
+        WebSentence(r"(?<=сбоями)\s+вживую(?=:)", "", None),
+        WebSentence(r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", "", ""),
+        WebSentence(r";\s+её\s+адрес\s+хранит\s+настройку[^.]*(?=\.)", "", ""),
+        WebSentence(r",\s+и\s+открывается\s+на\s+первом\s+шаге\.\s+Нажмите\s+"
+                    r"кнопку\s+воспроизведения\s+или\s+потяните\s+ползунок\.",
+                    "; на бумаге показан её последний кадр, где нарисованы все шаги.",
+                    None),
+        WebSentence(r"\s*На\s+статич(?:еской|ной)\s+странице\s[^.]*?\s+кнопкой\s+с\s+"
+                    r"ракетой\s+вверху\s+страницы\.", None, ""),
     ],
 }
+
+#: (pattern, what paper says instead) per language, for :func:`split`.
+PRINT_WORDS: dict[str, list[tuple[str, str]]] = {
+    language: [(s.pattern, s.paper) for s in sentences if s.paper is not None]
+    for language, sentences in WEB_SENTENCES.items()}
 
 #: Words of the web page that a chapter on paper must not say (lower case): what
 #: PRINT_WORDS hides, the code cells' toggles, the launch (rocket) button, the static

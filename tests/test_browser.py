@@ -197,6 +197,7 @@ def _visit(context, base: str, page: str) -> dict:
                 tab.evaluate(_MATHS_JS)
                 report["wide_maths"] = tab.evaluate(_WIDE_MATHS_JS)
                 report["wide_tables"] = tab.evaluate(_WIDE_TABLES_JS)
+                report["tall_rows"] = tab.evaluate(_TALL_ROWS_JS)
                 tab.wait_for_timeout(500)  # late shifts: fonts, explorers, toggles
                 report["layout_shift"] = tab.evaluate("() => window.layoutShift")
             report.setdefault("figures", {})[label] = tab.evaluate(_FIGURES_JS)
@@ -239,6 +240,16 @@ _WIDE_TABLES_JS = """() => Array.from(document.querySelectorAll(".cell_output ta
                       && getComputedStyle(note).display !== "none",
                 head: table.innerText.slice(0, 60)};
     }).filter(t => t.wide)"""
+
+# Table rows more than six lines of text tall at this width (a squeezed column wraps a
+# sentence a word to a line).
+_TALL_ROWS_JS = """() => Array.from(document.querySelectorAll(".cell_output table tr"))
+    .map(row => {
+        const cell = row.querySelector("td, th");
+        const line = cell ? parseFloat(getComputedStyle(cell).lineHeight) || 24 : 24;
+        return {lines: Math.round(row.getBoundingClientRect().height / line),
+                row: row.innerText.slice(0, 60)};
+    }).filter(r => r.lines > 6)"""
 
 # Display maths wider than its own box at this width: cut off, or only seen by scrolling.
 _WIDE_MATHS_JS = """() => Array.from(document.querySelectorAll(
@@ -356,6 +367,14 @@ def test_wide_tables_keep_their_row_names_on_a_phone(report):
     page, seen = report
     hidden = [t for t in seen["wide_tables"] if not (t["boxed"] and t["sticky"] and t["said"])]
     assert not hidden, (page, hidden[:3])
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_table_rows_stay_a_few_lines_tall_on_a_phone(report):
+    """At 390 px no table squeezes a column until its rows are many lines tall: a long
+    text column keeps a readable width and the table scrolls in its box instead."""
+    page, seen = report
+    assert not seen["tall_rows"], (page, seen["tall_rows"][:3])
 
 
 @pytest.mark.parametrize("report", PAGES, indirect=True)

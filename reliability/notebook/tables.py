@@ -13,6 +13,10 @@ from ._names import _name
 __all__ = ["table"]
 
 
+#: Characters beyond which a text column holds sentences, not names (see :func:`table`).
+LONG_TEXT = 30
+
+
 def table(frame, *, name: str, formats=None, index: bool = False):
     """``frame`` (a pandas DataFrame) as an HTML table a projector can show: each column
     in ``formats`` written with its format (``{"share": "{:.1%}"}``, or one format for
@@ -53,6 +57,14 @@ def table(frame, *, name: str, formats=None, index: bool = False):
             frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
                                for v in frame.iloc[:, i]])
     style = frame.style.set_uuid(name)
+    long_text = [frame.columns[i] for i in text_columns
+                 if frame.iloc[:, i].map(lambda v: len(str(v))).max() > LONG_TEXT]
+    if long_text:
+        # On a phone the table would squeeze a sentence column to a word a line and its
+        # rows grow many lines tall; at a readable width it scrolls in its box instead.
+        style = style.set_table_styles(
+            {column: [{"selector": "td", "props": "min-width: 12em"}]
+             for column in long_text}, overwrite=False)
     if isinstance(formats, str):
         # One format for every number: whole-number columns (k, n, a count) stay whole,
         # not 1.000, 2.000.

@@ -150,17 +150,17 @@ class Workflow:
 
     @property
     def r(self) -> float:
-        """Probability that one attempt is sent back: ``e + c f + w d``."""
+        """Probability that one attempt is sent back, ``e + c f + w d``."""
         return self.e + self.c * self.f + self.w * self.d
 
     @property
     def a(self) -> float:
-        """Probability that one attempt is accepted and right: ``c (1 - f)``."""
+        """Probability that one attempt is accepted and right, ``c (1 - f)``."""
         return self.c * (1.0 - self.f)
 
     @property
     def b(self) -> float:
-        """Probability that one attempt is accepted and wrong: ``w (1 - d)``."""
+        """Probability that one attempt is accepted and wrong, ``w (1 - d)``."""
         return self.w * (1.0 - self.d)
 
     @property
@@ -174,17 +174,17 @@ class Workflow:
 
     @property
     def give_up(self) -> float:
-        """Probability that a step exhausts its attempts: ``r^A``."""
+        """Probability that a step exhausts its attempts, ``r^A``."""
         return self.r ** self.attempts
 
     @property
     def step_success(self) -> float:
-        """Probability that a step ends correct: ``a S_A``."""
+        """Probability that a step ends correct, ``a S_A``."""
         return self.a * self.S_A
 
     @property
     def step_wrong(self) -> float:
-        """Probability that a step ends silently wrong: ``b S_A``."""
+        """Probability that a step ends silently wrong, ``b S_A``."""
         return self.b * self.S_A
 
     def success(self) -> float:
@@ -378,10 +378,39 @@ class Workflow:
 def horizon(p: float, target: float = 0.5) -> float:
     r"""Steps until a chain of per-step accuracy ``p`` succeeds only with ``target``.
 
-    .. math::  H(p) = \frac{\ln(\text{target})}{\ln p}
+    A chain of :math:`n` independent steps is right with :math:`p^n`; setting that to the
+    target and solving for :math:`n`,
 
-    ``horizon(0.99)`` is 68.97 steps: at 99 % per step, half of all 69-step chains fail
-    (Sinha et al. 2025). Both arguments lie strictly between 0 and 1.
+    .. math::
+
+        H(p) = \frac{\ln(\text{target})}{\ln p}.
+
+    At 99 % per step, half of all 69-step chains fail (Sinha et al. 2025).
+
+    Parameters
+    ----------
+    p : float
+        Per-step accuracy, strictly between 0 and 1.
+    target : float
+        The chain's success wanted, strictly between 0 and 1 (0.5: the half-life).
+
+    Returns
+    -------
+    float
+        Steps, not rounded.
+
+    References
+    ----------
+    Sinha, A., Arun, A., Goel, S., Staab, S. and Geiping, J. (2025). The illusion of
+    diminishing returns: measuring long horizon execution in LLMs. arXiv:2509.09677.
+
+    Examples
+    --------
+    >>> from reliability import horizon
+    >>> round(horizon(0.99), 2)
+    68.97
+    >>> round(horizon(0.99, target=0.9), 2)
+    10.48
     """
     p = _validate.open_probability("p", p, example="0.99")
     target = _validate.open_probability("target", target, example="0.5")

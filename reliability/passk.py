@@ -5,8 +5,10 @@ succeeds. Over a task drawn from it,
 
 .. math::
 
-    \text{pass@}k = 1 - \mathbb{E}\left[(1-p)^k\right], \qquad
-    \text{pass}^k = \mathbb{E}\left[p^k\right],
+    \begin{aligned}
+    \text{pass@}k &= 1 - \mathbb{E}\left[(1-p)^k\right],\\
+    \text{pass}^k &= \mathbb{E}\left[p^k\right],
+    \end{aligned}
 
 so pass@k rises with :math:`k` and pass^k falls, and how fast pass^k falls depends on the
 whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]` alone
@@ -386,10 +388,11 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
 
     .. math::
 
-        \widehat{\text{pass}^k} = \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},
-        \qquad
-        \widehat{\text{pass@}k} = \frac{1}{T} \sum_i \left(1 - \binom{n - c_i}{k}
-        \Big/ \binom{n}{k}\right).
+        \begin{aligned}
+        \widehat{\text{pass}^k} &= \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},\\
+        \widehat{\text{pass@}k} &= 1 - \frac{1}{T} \sum_i \binom{n - c_i}{k}
+        \Big/ \binom{n}{k}.
+        \end{aligned}
 
     The interval is a percentile bootstrap over *tasks*: ``resamples`` times, :math:`T`
     tasks are drawn with replacement and the mean recomputed; the bounds are the
@@ -530,8 +533,10 @@ class TaskMix:
 
     .. math::
 
-        \mathbb{E}[p^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{a_j + i}{s_j + i}, \qquad
-        \mathbb{E}[(1-p)^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{b_j + i}{s_j + i}.
+        \begin{aligned}
+        \mathbb{E}[p^k] &= \sum_j w_j \prod_{i=0}^{k-1} \frac{a_j + i}{s_j + i},\\
+        \mathbb{E}[(1-p)^k] &= \sum_j w_j \prod_{i=0}^{k-1} \frac{b_j + i}{s_j + i}.
+        \end{aligned}
     """
 
     weights: tuple = (1.0,)
@@ -817,12 +822,14 @@ def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001) -> Inte
     Over every distribution of :math:`p` on [0, 1] whose :math:`\mathbb{E}[p^j]` lies
     within ``tolerance`` of ``values[j - 1]``: a linear programme over the weights
     :math:`q_i \ge 0` of a grid of :math:`p_i`, minimising (then maximising)
-    :math:`\sum_i q_i p_i^k` subject to
+    :math:`\sum_i q_i p_i^k` subject to, for each :math:`j = 1, \dots, K`,
 
     .. math::
 
-        \sum_i q_i = 1, \qquad
-        \Big|\sum_i q_i p_i^j - v_j\Big| \le \text{tol}_j \quad (j = 1, \dots, K).
+        \begin{aligned}
+        \sum_i q_i &= 1,\\
+        \Big|\sum_i q_i p_i^j - v_j\Big| &\le \text{tol}_j.
+        \end{aligned}
 
     No family is assumed, so this is the honest range for an extrapolation.
 
@@ -1043,7 +1050,10 @@ def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
 
     .. math::
 
-        \operatorname{Var}(X) = \sum_c P(c) \, X(c)^2 - \Big(\sum_c P(c) \, X(c)\Big)^2,
+        \begin{aligned}
+        \operatorname{Var}(X) &= \sum_c P(c) \, X(c)^2\\
+        &\quad - \Big(\sum_c P(c) \, X(c)\Big)^2,
+        \end{aligned}
 
     so it holds both sources of error, which tasks were drawn and how their trials fell.
 

@@ -8,10 +8,12 @@ closes it, a bad one opens it again for another ``reset_timeout``.
 
 .. math::
 
-    \text{closed} \xrightarrow{\;k \ge K\;} \text{open}
-    \xrightarrow{\;t - t_{open} \ge T\;} \text{half-open}
-    \xrightarrow{\;\text{probe ok}\;} \text{closed}, \qquad
-    \text{half-open} \xrightarrow{\;\text{probe fails}\;} \text{open}
+    \begin{aligned}
+    \text{closed} &\xrightarrow{\;k \ge K\;} \text{open},\\
+    \text{open} &\xrightarrow{\;t - t_{open} \ge T\;} \text{half-open},\\
+    \text{half-open} &\xrightarrow{\;\text{probe ok}\;} \text{closed},\\
+    \text{half-open} &\xrightarrow{\;\text{probe fails}\;} \text{open}
+    \end{aligned}
 
 with :math:`k` the run of consecutive failures, :math:`K` the threshold and :math:`T`
 the reset timeout. The transition is a pure function of (state, event, time);

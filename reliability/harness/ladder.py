@@ -20,7 +20,12 @@ error) with no retry left (``rate_limit``). Only the last needs a failing provid
 
 The retry rung belongs to the primary: a transient failure there waits
 
-.. math::  d_k = u_k \cdot \min(\text{cap},\; \text{base} \cdot 2^{k}), \qquad u_k \sim U(0, 1)
+.. math::
+
+    \begin{aligned}
+    d_k &= u_k \cdot \min(\text{cap},\; \text{base} \cdot 2^{k}),\\
+    u_k &\sim U(0, 1)
+    \end{aligned}
 
 ("full jitter", so that clients who failed together do not retry together), and an
 answer that needed at least one retry is counted on rung 1. Count every answer by the

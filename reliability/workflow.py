@@ -43,8 +43,24 @@ _BLOCK = 1 << 17
 class Verifier:
     """A second check on each accepted attempt.
 
-    recall : probability ``d`` that it rejects a silently wrong answer.
-    false_reject : probability ``f`` that it rejects a right one (its own cost).
+    Parameters
+    ----------
+    recall : float
+        :math:`d`, the probability that it rejects a silently wrong answer, in [0, 1].
+    false_reject : float
+        :math:`f`, the probability that it rejects a right one (its own cost), in
+        [0, 1].
+
+    Examples
+    --------
+    A ten-step chain with one attempt a step and no verifier, then with three attempts
+    and a verifier that catches four silent errors in five:
+
+    >>> from reliability.workflow import Verifier, Workflow
+    >>> round(Workflow().success(), 3)
+    0.434
+    >>> round(Workflow(attempts=3, verifier=Verifier(recall=0.8)).success(), 3)
+    0.918
     """
 
     recall: float = 0.8
@@ -104,6 +120,32 @@ class Workflow:
 
     The defaults are the reference page's: ten steps, 5 % visible errors, 3 % silent ones,
     one attempt and no verifier, so ``Workflow().success()`` is :math:`0.92^{10} = 0.434`.
+
+    Parameters
+    ----------
+    steps : int
+        :math:`n`, the steps of the chain, ``>= 1``.
+    error : float
+        :math:`e`, the probability that an attempt is a visible error, in [0, 1].
+    silent : float
+        :math:`w`, the probability that an attempt is silently wrong, in [0, 1];
+        ``error + silent`` is at most 1.
+    attempts : int
+        :math:`A`, the tries a step may take, ``>= 1``.
+    verifier : Verifier or None
+        The check on each accepted attempt; ``None`` for none (:math:`d = f = 0`).
+
+    Examples
+    --------
+    Retries mend visible errors only: with three attempts a step, almost no run gives
+    up, and the silent errors are what is left.
+
+    >>> from reliability.workflow import Workflow
+    >>> ends = Workflow(attempts=3).outcome_probabilities()
+    >>> {ending: round(p, 3) for ending, p in ends.items()}
+    {'success': 0.725, 'wrong': 0.274, 'gave_up': 0.001}
+    >>> round(Workflow(attempts=3).expected_attempts(), 2)
+    10.52
     """
 
     steps: int = 10
@@ -238,10 +280,34 @@ class Workflow:
 
         Parameters
         ----------
-        runs : whole number >= 1.
-        seed : int or ``numpy.random.Generator``; the same seed gives the same result.
-        log_runs : how many of the first runs to return as an event log
+        runs : int
+            Runs to simulate, ``>= 1``.
+        seed : int or numpy.random.Generator
+            The same seed gives the same result.
+        log_runs : int
+            How many of the first runs to return as an event log, in ``[0, runs]``
             (``log[run][step]`` is a tuple of :data:`EVENTS`).
+
+        Returns
+        -------
+        Simulation
+            The counts of the runs' three endings, the attempts made and the log.
+
+        Examples
+        --------
+        The simulation never uses the closed form, so it checks it: the closed form
+        lies inside the simulated rate's interval.
+
+        >>> from reliability.workflow import Workflow
+        >>> chain = Workflow(attempts=3)
+        >>> runs = chain.simulate(runs=2000, seed=1)
+        >>> runs.successes, runs.wrong, runs.gave_up
+        (1428, 568, 4)
+        >>> low, high = runs.interval()
+        >>> round(low, 3), round(chain.success(), 3), round(high, 3)
+        (0.694, 0.725, 0.733)
+        >>> Workflow(steps=2, attempts=2).simulate(runs=1, seed=0, log_runs=1).log
+        ((('ok',), ('ok',)),)
         """
         runs = _validate.whole("runs", runs, minimum=1)
         log_runs = _validate.whole("log_runs", log_runs, minimum=0, maximum=runs)

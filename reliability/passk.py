@@ -5,8 +5,10 @@ succeeds. Over a task drawn from it,
 
 .. math::
 
-    \text{pass@}k = 1 - \mathbb{E}\left[(1-p)^k\right], \qquad
-    \text{pass}^k = \mathbb{E}\left[p^k\right],
+    \begin{aligned}
+    \text{pass@}k &= 1 - \mathbb{E}\left[(1-p)^k\right],\\
+    \text{pass}^k &= \mathbb{E}\left[p^k\right],
+    \end{aligned}
 
 so pass@k rises with :math:`k` and pass^k falls, and how fast pass^k falls depends on the
 whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]` alone
@@ -43,7 +45,7 @@ from scipy.stats import betabinom, binom
 from . import _validate
 from .i18n import N_, _, gettext
 from .numbers import counted, interval, percent
-from .stats import z_value
+from .stats import Interval, z_value
 
 __all__ = ["pass_at_k", "pass_hat_k", "PassCurves", "curves", "PassEstimate",
            "from_counts", "from_outcomes", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
@@ -87,15 +89,45 @@ def _log_ratio(n, a, k):
 
 
 def pass_at_k(n, c, k):
-    r"""Unbiased pass@k of one task from ``n`` trials with ``c`` successes
-    (Chen et al. 2021): the chance that at least one of ``k`` trials drawn without
-    replacement from the ``n`` succeeded,
+    r"""Unbiased pass@k of one task from ``n`` trials with ``c`` successes.
 
-    .. math::  \widehat{\text{pass@}k} = 1 - \binom{n-c}{k} \Big/ \binom{n}{k}.
+    The chance that at least one of ``k`` trials drawn without replacement from the ``n``
+    succeeded (Chen et al. 2021):
 
-    Arguments are whole numbers (or arrays of them, broadcast together, e.g. one ``c`` per
-    task) with ``1 <= k <= n`` and ``0 <= c <= n``. It is exactly 0 when ``c = 0`` and
-    exactly 1 when ``n - c < k`` (so also when ``c = n``).
+    .. math::
+
+        \widehat{\text{pass@}k} = 1 - \binom{n-c}{k} \Big/ \binom{n}{k}.
+
+    It is exactly 0 when :math:`c = 0` and exactly 1 when :math:`n - c < k` (so also when
+    :math:`c = n`). The binomials are taken through log-gamma, so ``n`` may run to
+    millions.
+
+    Parameters
+    ----------
+    n : int or array of int
+        Trials of the task, ``>= 1``.
+    c : int or array of int
+        Successes among them, in ``[0, n]``.
+    k : int or array of int
+        Trials drawn, in ``[1, n]``. The three broadcast together (e.g. one ``c`` per task).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        In [0, 1]; a float when all three are scalars.
+
+    References
+    ----------
+    Chen, M., Tworek, J., Jun, H., Yuan, Q. et al. (2021). Evaluating large language
+    models trained on code. arXiv:2107.03374.
+
+    Examples
+    --------
+    A task that succeeded in 3 of 10 trials:
+
+    >>> from reliability.passk import pass_at_k
+    >>> round(pass_at_k(10, 3, 2), 4)
+    0.5333
     """
     n, c, k = _pass_counts(n, c, k)
     failures = n - c
@@ -106,14 +138,42 @@ def pass_at_k(n, c, k):
 
 
 def pass_hat_k(n, c, k):
-    r"""Unbiased pass^k of one task from ``n`` trials with ``c`` successes
-    (Yao et al. 2024): the chance that all ``k`` trials drawn without replacement from
-    the ``n`` succeeded,
+    r"""Unbiased pass^k of one task from ``n`` trials with ``c`` successes.
 
-    .. math::  \widehat{\text{pass}^k} = \binom{c}{k} \Big/ \binom{n}{k}.
+    The chance that all ``k`` trials drawn without replacement from the ``n`` succeeded
+    (Yao et al. 2024):
 
-    Arguments as for :func:`pass_at_k`. It is exactly 0 when ``c < k`` (so also when
-    ``c = 0``), exactly 1 when ``c = n``, and equal to ``c / n`` at ``k = 1``.
+    .. math::
+
+        \widehat{\text{pass}^k} = \binom{c}{k} \Big/ \binom{n}{k}.
+
+    It is exactly 0 when :math:`c < k` (so also when :math:`c = 0`), exactly 1 when
+    :math:`c = n`, and equal to :math:`c / n` at :math:`k = 1`.
+
+    Parameters
+    ----------
+    n, c, k : int or array of int
+        As for :func:`pass_at_k`: ``n >= 1`` trials, ``c`` in ``[0, n]`` successes, ``k``
+        in ``[1, n]``; they broadcast together.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        In [0, 1]; a float when all three are scalars.
+
+    References
+    ----------
+    Yao, S., Shinn, N., Razavi, P. and Narasimhan, K. (2024). tau-bench: a benchmark
+    for tool-agent-user interaction in real-world domains. arXiv:2406.12045.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from reliability.passk import pass_hat_k
+    >>> round(pass_hat_k(10, 3, 2), 4)
+    0.0667
+    >>> pass_hat_k(8, np.array([0, 4, 8]), 2).round(4)
+    array([0.    , 0.2143, 1.    ])
     """
     n, c, k = _pass_counts(n, c, k)
     value = np.exp(_log_ratio(n, c, k))
@@ -182,17 +242,42 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     r"""pass@k and pass^k for k = 1..n from a tasks x trials boolean matrix.
 
     Each task's :math:`c` successes in :math:`n` trials give the unbiased per-task
-    estimates :func:`pass_at_k` and :func:`pass_hat_k`;
-    the curves are their means over tasks. The interval is a percentile bootstrap that
-    resamples *tasks* with replacement, because with tens of tasks the choice of tasks,
-    not the trials, is the larger source of error.
+    estimates :func:`pass_at_k` and :func:`pass_hat_k`; the curves are their means over
+    tasks,
+
+    .. math::
+
+        \widehat{\text{pass}^k} = \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k}.
+
+    The interval is a percentile bootstrap that resamples *tasks* with replacement,
+    because with tens of tasks the choice of tasks, not the trials, is the larger source of
+    error.
 
     Parameters
     ----------
-    outcomes : tasks x trials array of bool (or 0/1).
-    confidence : strictly between 0 and 1.
-    resamples : bootstrap resamples, a whole number >= 1.
-    seed : int or ``numpy.random.Generator``; the same seed gives the same intervals.
+    outcomes : 2-D array of bool or 0/1
+        One row per task, one column per trial, at least 1 x 1.
+    confidence : float
+        Of the two-sided intervals, strictly between 0 and 1.
+    resamples : int
+        Bootstrap resamples, ``>= 1``.
+    seed : int or numpy.random.Generator
+        The same seed gives the same intervals.
+
+    Returns
+    -------
+    PassCurves
+        ``k``, ``pass_at``, ``pass_hat`` and their ``_low`` / ``_high`` bounds, one entry
+        per k; ``table()`` gives them as a DataFrame.
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> result = passk.curves([[1, 1, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]], resamples=200)
+    >>> result.pass_hat.round(3)
+    array([0.583, 0.5  , 0.417, 0.333])
+    >>> result.pass_at.round(3)
+    array([0.583, 0.667, 0.667, 0.667])
     """
     matrix = _outcome_matrix(outcomes)
     confidence = _validate.confidence(confidence)
@@ -303,10 +388,11 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
 
     .. math::
 
-        \widehat{\text{pass}^k} = \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},
-        \qquad
-        \widehat{\text{pass@}k} = \frac{1}{T} \sum_i \left(1 - \binom{n - c_i}{k}
-        \Big/ \binom{n}{k}\right).
+        \begin{aligned}
+        \widehat{\text{pass}^k} &= \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},\\
+        \widehat{\text{pass@}k} &= 1 - \frac{1}{T} \sum_i \binom{n - c_i}{k}
+        \Big/ \binom{n}{k}.
+        \end{aligned}
 
     The interval is a percentile bootstrap over *tasks*: ``resamples`` times, :math:`T`
     tasks are drawn with replacement and the mean recomputed; the bounds are the
@@ -447,8 +533,10 @@ class TaskMix:
 
     .. math::
 
-        \mathbb{E}[p^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{a_j + i}{s_j + i}, \qquad
-        \mathbb{E}[(1-p)^k] = \sum_j w_j \prod_{i=0}^{k-1} \frac{b_j + i}{s_j + i}.
+        \begin{aligned}
+        \mathbb{E}[p^k] &= \sum_j w_j \prod_{i=0}^{k-1} \frac{a_j + i}{s_j + i},\\
+        \mathbb{E}[(1-p)^k] &= \sum_j w_j \prod_{i=0}^{k-1} \frac{b_j + i}{s_j + i}.
+        \end{aligned}
     """
 
     weights: tuple = (1.0,)
@@ -588,7 +676,7 @@ class Fit:
 
     @property
     def largest_miss(self) -> float:
-        """The largest |fitted - published| over the fitted values."""
+        """The largest ``|fitted - published|`` over the fitted values."""
         return float(np.max(np.abs(self.residuals)))
 
 
@@ -637,12 +725,33 @@ def _published_values(values) -> np.ndarray:
 def fit_task_mix(values) -> Fit:
     r"""Fit a task mix to published :math:`\text{pass}^1, \dots, \text{pass}^K`.
 
-    Three small families are tried by least squares on :math:`\mathbb{E}[p^k]`: one Beta
-    (two parameters), and a Beta plus a share of tasks that never (or always) succeed
-    (three, used only when :math:`K \ge 4` so the fit keeps a spare degree of freedom). The
-    family that misses the published values least is returned. The fit is deterministic.
-    A good fit to pass^1..pass^K does *not* pin down pass^k for larger k: see
-    :func:`moment_bounds` for the range every mix allows.
+    Three small families are tried by least squares on the moments
+    :math:`\text{pass}^k = \mathbb{E}[p^k]`: one Beta (two parameters), and a Beta plus a
+    share of tasks that never (or always) succeed (three, used only when :math:`K \ge 4` so
+    the fit keeps a spare degree of freedom). The family that misses the published values
+    least is returned. The fit is deterministic. A good fit to pass^1..pass^K does *not* pin
+    down pass^k for larger k: see :func:`moment_bounds` for the range every mix allows.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The published pass^1, pass^2, ..., pass^K in [0, 1], at least two, not rising.
+
+    Returns
+    -------
+    Fit
+        The fitted :class:`TaskMix` (``mix``), its ``family`` and its ``residuals``.
+
+    Examples
+    --------
+    gpt-4o's published pass^1..pass^4 on tau-retail:
+
+    >>> from reliability import passk
+    >>> fit = passk.fit_task_mix([0.604, 0.491, 0.430, 0.383])
+    >>> fit.family
+    'Beta + never-solved share'
+    >>> round(fit.mix.pass_hat(8), 3)
+    0.291
     """
     values = _published_values(values)
     ks = np.arange(1, values.size + 1)
@@ -673,7 +782,30 @@ def standard_error_bound(values, tasks: int) -> np.ndarray:
     A per-task estimate :math:`X` of pass^k lies in [0, 1], so
     :math:`\operatorname{Var} X \le \mathbb{E}[X^2] \le \mathbb{E}[X] (1 - \mathbb{E}[X])`
     and the mean over :math:`T` tasks has standard error at most
-    :math:`\sqrt{\text{pass}^k (1 - \text{pass}^k) / T}`, whatever the number of trials.
+
+    .. math::
+
+        \sqrt{\text{pass}^k (1 - \text{pass}^k) / T},
+
+    whatever the number of trials.
+
+    Parameters
+    ----------
+    values : sequence of float
+        Published pass^k values, in [0, 1].
+    tasks : int
+        :math:`T`, the tasks each value was measured on, ``>= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One bound per value.
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> passk.standard_error_bound([0.604, 0.491], 115).round(4)
+    array([0.0456, 0.0466])
     """
     values = _published_values(values)
     tasks = _validate.whole("tasks", tasks, minimum=1)
@@ -684,17 +816,51 @@ def standard_error_bound(values, tasks: int) -> np.ndarray:
 _MAX_GRID = 100_001
 
 
-def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001):
-    r"""The lowest and highest pass^k over every task-set distribution of :math:`p` on
-    [0, 1] whose :math:`\mathbb{E}[p^j]` lies within ``tolerance`` of ``values[j - 1]``.
+def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001) -> Interval:
+    r"""The lowest and highest pass^k that any task set reproducing the values allows.
 
-    A linear programme over the weights :math:`q_i \ge 0` of a grid of :math:`p_i`:
-    minimise (then maximise) :math:`\sum_i q_i p_i^k` subject to :math:`\sum_i q_i = 1`
-    and :math:`|\sum_i q_i p_i^j - v_j| \le \text{tol}_j`. No family is assumed, so this is
-    the honest range for an extrapolation. ``tolerance`` is a number or one per value
-    (e.g. 0.0005 for values printed to three places, or a few standard errors).
+    Over every distribution of :math:`p` on [0, 1] whose :math:`\mathbb{E}[p^j]` lies
+    within ``tolerance`` of ``values[j - 1]``: a linear programme over the weights
+    :math:`q_i \ge 0` of a grid of :math:`p_i`, minimising (then maximising)
+    :math:`\sum_i q_i p_i^k` subject to, for each :math:`j = 1, \dots, K`,
 
-    Raises ``ValueError`` if no distribution reproduces the values within the tolerance.
+    .. math::
+
+        \begin{aligned}
+        \sum_i q_i &= 1,\\
+        \Big|\sum_i q_i p_i^j - v_j\Big| &\le \text{tol}_j.
+        \end{aligned}
+
+    No family is assumed, so this is the honest range for an extrapolation.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The published pass^1, ..., pass^K, in [0, 1].
+    k : int
+        The pass^k to bound, ``>= 1``.
+    tolerance : float or sequence of float
+        One for all values or one per value, ``>= 0`` (e.g. 0.0005 for values printed to
+        three places, or a few standard errors).
+    grid : int
+        Points of the grid of :math:`p`.
+
+    Returns
+    -------
+    Interval
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        If no distribution reproduces the values within the tolerance.
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> low, high = passk.moment_bounds([0.604, 0.491, 0.430, 0.383], 8)
+    >>> round(low, 3), round(high, 3)
+    (0.241, 0.276)
     """
     values = _published_values(values)
     k = _validate.whole("k", k, minimum=1)
@@ -718,19 +884,47 @@ def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001):
             raise ValueError("no distribution of p on [0, 1] reproduces these values within "
                              f"tolerance={tolerance!r}; widen the tolerance")
         ends.append(float(np.clip(sign * result.fun, 0.0, 1.0)))
-    return ends[0], ends[1]
+    return Interval(ends[0], ends[1])
 
 
 def extrapolate(values, k: int = 8, *, tasks: int | None = None, rounding: float = 0.0005,
                 spread: float = 2.0) -> dict:
     """pass^k beyond the published pass^1..pass^K, three ways.
 
-    Returns ``{"fit", "fitted", "rounding", "sampling"}``: the :func:`fit_task_mix` result
-    and its pass^k; the :func:`moment_bounds` band when each value is exact up to
-    ``rounding``; and, when ``tasks`` is given, the band when each value may be off by
-    ``spread`` times its :func:`standard_error_bound` (``None`` otherwise). The second band
-    is a sensitivity range, not a confidence interval: the errors of the K values are
+    The :func:`fit_task_mix` result and its pass^k; the :func:`moment_bounds` band when each
+    value is exact up to ``rounding``; and, when ``tasks`` is given, the band when each
+    value may be off by ``spread`` times its :func:`standard_error_bound`. The second band is
+    a sensitivity range, not a confidence interval: the errors of the K values are
     correlated and are here allowed to move independently.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The published pass^1, ..., pass^K.
+    k : int
+        The pass^k wanted, ``> K``.
+    tasks : int or None
+        The tasks the values were measured on; ``None`` gives no sampling band.
+    rounding : float
+        How far a published value may sit from the exact one, ``>= 0``.
+    spread : float
+        Standard errors each value may move in the sampling band, ``>= 0``.
+
+    Returns
+    -------
+    dict
+        ``{"fit", "fitted", "rounding", "sampling"}``: the :class:`Fit`, its pass^k, and
+        the two bands as :class:`~reliability.stats.Interval` (``sampling`` is ``None``
+        without ``tasks``).
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> found = passk.extrapolate([0.604, 0.491, 0.430, 0.383], 8, tasks=115)
+    >>> round(found["fitted"], 3), round(found["rounding"].low, 3)
+    (0.291, 0.241)
+    >>> round(found["sampling"].low, 3), round(found["sampling"].high, 3)
+    (0.092, 0.474)
     """
     values = _published_values(values)
     k = _validate.whole("k", k, minimum=1)
@@ -750,13 +944,34 @@ def extrapolate(values, k: int = 8, *, tasks: int | None = None, rounding: float
 def extrapolation_table(board, k: int = 8, *, tasks=None):
     """:func:`extrapolate` for every (setting, model) of a published table.
 
-    ``board`` is a frame with the columns ``setting``, ``model``, ``k`` and ``fraction``
-    (:func:`published_table` adds the last two), one row per published pass^k, and for
-    each (setting, model) the k run 1, 2, ... without a gap. ``tasks`` maps a setting to its
-    task count; settings with one also get the two-standard-error band. Returns one row
-    per (setting, model) with its published ``values``, the :class:`Fit` ``fit``,
-    ``pass^1``, ``fit misses by``, ``fitted pass^k``, ``band (rounding)`` and
-    ``band (2 SE)`` (a (low, high) pair, or None without a task count).
+    Parameters
+    ----------
+    board : pandas.DataFrame
+        The columns ``setting``, ``model``, ``k`` and ``fraction`` (:func:`published_table`
+        adds the last two), one row per published pass^k, and for each (setting, model) the
+        k run 1, 2, ... without a gap.
+    k : int
+        The pass^k wanted.
+    tasks : dict or None
+        A setting's task count; settings with one also get the two-standard-error band.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (setting, model) with its published ``values``, the :class:`Fit`
+        ``fit``, ``pass^1``, ``fit misses by``, ``fitted pass^k``, ``band (rounding)`` and
+        ``band (2 SE)`` (an :class:`~reliability.stats.Interval`, or None without a task
+        count).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from reliability import passk
+    >>> board = pd.DataFrame({"setting": ["retail"] * 4, "model": ["gpt-4o"] * 4,
+    ...                       "k": [1, 2, 3, 4], "fraction": [0.604, 0.491, 0.430, 0.383]})
+    >>> row = passk.extrapolation_table(board, 8, tasks={"retail": 115}).iloc[0]
+    >>> round(float(row["fitted pass^8"]), 3), round(row["band (rounding)"].high, 3)
+    (0.291, 0.276)
     """
     import pandas as pd
 
@@ -788,8 +1003,28 @@ def extrapolation_table(board, k: int = 8, *, tasks=None):
 
 
 def extrapolation_summary(frame):
-    """:func:`extrapolation_table`'s result as a table to read: the fit's family by name
-    and each band written "low to high" (or "no task count")."""
+    """:func:`extrapolation_table`'s result as a table to read.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        What :func:`extrapolation_table` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The fit's family by name and each band written "low to high" (or "no task count").
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from reliability import passk
+    >>> board = pd.DataFrame({"setting": ["retail"] * 4, "model": ["gpt-4o"] * 4,
+    ...                       "k": [1, 2, 3, 4], "fraction": [0.604, 0.491, 0.430, 0.383]})
+    >>> table = passk.extrapolation_table(board, 8, tasks={"retail": 115})
+    >>> passk.extrapolation_summary(table).iloc[0]["band (rounding)"]
+    '0.241 to 0.276'
+    """
     import pandas as pd
 
     _validate.instance("frame", frame, pd.DataFrame)
@@ -807,11 +1042,39 @@ def extrapolation_summary(frame):
 # --- planning an evaluation -------------------------------------------------------------
 
 def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
-    r"""Variance of one task's unbiased pass^k estimate :math:`\binom{c}{k}/\binom{n}{k}`
-    when the task is drawn from ``mix`` and tried ``trials`` = :math:`n` times.
+    r"""Variance of one task's unbiased pass^k estimate when the task is drawn from ``mix``.
 
-    Exact, by summing over the mixture's beta-binomial distribution of :math:`c`; it holds
-    both sources of error, which tasks were drawn and how their trials fell.
+    The estimate is :math:`X = \binom{c}{k}/\binom{n}{k}` for a task tried
+    :math:`n` = ``trials`` times. Exact, by summing over the mixture's beta-binomial
+    distribution of :math:`c`:
+
+    .. math::
+
+        \begin{aligned}
+        \operatorname{Var}(X) &= \sum_c P(c) \, X(c)^2\\
+        &\quad - \Big(\sum_c P(c) \, X(c)\Big)^2,
+        \end{aligned}
+
+    so it holds both sources of error, which tasks were drawn and how their trials fell.
+
+    Parameters
+    ----------
+    mix : TaskMix
+        The population of tasks.
+    k : int
+        In ``[1, trials]``.
+    trials : int
+        :math:`n`, ``>= 1``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> round(passk.estimator_variance(passk.TaskMix.beta(0.6, 1.0), 4, 8), 4)
+    0.1826
     """
     if not isinstance(mix, TaskMix):
         raise ValueError(f"mix must be a TaskMix, got {mix!r}")
@@ -824,8 +1087,38 @@ def estimator_variance(mix: TaskMix, k: int, trials: int) -> float:
 
 
 def half_width(mix: TaskMix, k: int, tasks, trials: int, confidence: float = 0.95):
-    r"""Normal-approximation half-width of the pass^k interval from ``tasks`` tasks,
-    :math:`z \sqrt{\operatorname{Var}(X) / T}` with :func:`estimator_variance`."""
+    r"""Normal-approximation half-width of the pass^k interval from ``tasks`` tasks.
+
+    .. math::
+
+        z \sqrt{\operatorname{Var}(X) / T}
+
+    with :math:`\operatorname{Var}(X)` from :func:`estimator_variance` and :math:`z` from
+    :func:`~reliability.stats.z_value`.
+
+    Parameters
+    ----------
+    mix : TaskMix
+        The population of tasks.
+    k : int
+        In ``[1, trials]``.
+    tasks : int or array of int
+        :math:`T`, ``>= 1``.
+    trials : int
+        Trials per task, ``>= 1``.
+    confidence : float
+        Strictly between 0 and 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> round(passk.half_width(passk.TaskMix.beta(0.6, 1.0), 4, 100, 8), 4)
+    0.0838
+    """
     if not isinstance(mix, TaskMix):
         raise ValueError(f"mix must be a TaskMix, got {mix!r}")
     tasks = _validate.whole_array("tasks", tasks, minimum=1)
@@ -836,10 +1129,37 @@ def half_width(mix: TaskMix, k: int, tasks, trials: int, confidence: float = 0.9
 def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -> dict:
     r"""Tasks needed for a pass^k interval of full ``width`` at each number of trials.
 
-    :math:`T = \lceil (2 z)^2 \operatorname{Var}(X) / \text{width}^2 \rceil`. Returns
-    ``{"trials", "tasks", "runs"}`` as int arrays (runs = tasks x trials, the bill).
-    More trials per task shrink only the trial part of the variance: past a few times
-    ``k`` the spread between tasks dominates and only more tasks help.
+    .. math::
+
+        T = \left\lceil \frac{(2 z)^2 \operatorname{Var}(X)}{\text{width}^2} \right\rceil
+
+    More trials per task shrink only the trial part of the variance: past a few times ``k``
+    the spread between tasks dominates and only more tasks help.
+
+    Parameters
+    ----------
+    mix : TaskMix
+        The population of tasks.
+    k : int
+        The pass^k to measure.
+    width : float
+        The full width wanted, strictly between 0 and 1.
+    trials : int or sequence of int
+        Trials per task to consider, each ``>= k``.
+    confidence : float
+        Strictly between 0 and 1.
+
+    Returns
+    -------
+    dict
+        ``{"trials", "tasks", "runs"}`` as int arrays (runs = tasks x trials, the bill).
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> needed = passk.plan(passk.TaskMix.beta(0.6, 1.0), 4, 0.1, [4, 8, 16])
+    >>> needed["tasks"].tolist(), needed["runs"].tolist()
+    ([360, 281, 252], [1440, 2248, 4032])
     """
     if not isinstance(mix, TaskMix):
         raise ValueError(f"mix must be a TaskMix, got {mix!r}")
@@ -858,9 +1178,27 @@ def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -
 def published_table(table):
     """The pass^k rows of a table of published numbers, with ``k`` and ``fraction`` added.
 
-    ``table`` is a DataFrame such as ``reliability.datasets.load("tau_bench")``, or the
-    path of such a CSV. ``metric`` holds ``pass^k``; values in % are divided by 100. Every
-    row keeps its paper, arXiv id, locator and confidence. The table given is not changed.
+    ``metric`` holds ``pass^k``; values in % are divided by 100. Every row keeps its paper,
+    arXiv id, locator and confidence. The table given is not changed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or path
+        A table such as ``reliability.datasets.load("tau_bench")``, or the path of such a
+        CSV, with the columns ``paper``, ``arxiv``, ``where``, ``metric``, ``value`` and
+        ``unit``.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> from reliability.datasets import load
+    >>> board = passk.published_table(load("tau_bench"))
+    >>> sorted(int(k) for k in board.k.unique()), float(board.fraction.max())
+    ([1, 2, 3, 4, 8], 0.692)
     """
     import pandas as pd
 

@@ -39,7 +39,28 @@ class Interval(NamedTuple):
 
 
 def z_value(confidence: float = 0.95) -> float:
-    """The two-sided standard normal quantile: ``z = Phi^{-1}(1 - (1 - confidence) / 2)``."""
+    r"""The two-sided standard normal quantile for a confidence level.
+
+    .. math::
+
+        z = \Phi^{-1}\left(\tfrac{1}{2} + \tfrac{\text{confidence}}{2}\right)
+
+    Parameters
+    ----------
+    confidence : float
+        Strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The :math:`z` that leaves :math:`(1 - \text{confidence})/2` in each tail.
+
+    Examples
+    --------
+    >>> from reliability.stats import z_value
+    >>> round(z_value(0.95), 3), round(z_value(0.9), 3)
+    (1.96, 1.645)
+    """
     confidence = _validate.confidence(confidence)
     return float(norm.ppf(0.5 + confidence / 2.0))
 
@@ -63,12 +84,19 @@ def _as_output(value):
 def wilson_interval(successes, trials, confidence: float = 0.95):
     r"""Wilson score interval for a binomial rate.
 
-    With :math:`\hat p = k/n` and :math:`z` the two-sided normal quantile,
+    With :math:`\hat p = k/n` and :math:`z` the two-sided normal quantile
+    (:func:`z_value`), the interval is :math:`\tilde p \pm h` with
 
     .. math::
 
-        \frac{\hat p + \frac{z^2}{2n} \pm z \sqrt{\frac{\hat p (1-\hat p)}{n}
-        + \frac{z^2}{4n^2}}}{1 + \frac{z^2}{n}}
+        \begin{aligned}
+        \tilde p &= \frac{\hat p + z^2/(2n)}{1 + z^2/n},\\
+        h &= \frac{z}{1 + z^2/n} \sqrt{\frac{\hat p (1-\hat p)}{n} + \frac{z^2}{4n^2}},
+        \end{aligned}
+
+    clipped to [0, 1], starting at exactly 0 when :math:`k = 0` and ending at exactly 1
+    when :math:`k = n`. It keeps its coverage near the nominal level even for small samples
+    and rates near 0 or 1, where the normal (Wald) interval fails.
 
     Parameters
     ----------
@@ -79,7 +107,13 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
 
     Returns
     -------
-    (low, high) : floats, or arrays when arrays were given.
+    Interval
+        ``(low, high)``: floats, or arrays when arrays were given.
+
+    References
+    ----------
+    Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
+        inference. *Journal of the American Statistical Association* 22(158), 209-212.
 
     Examples
     --------
@@ -89,6 +123,8 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
     >>> low, high = wilson_interval(41, 50)
     >>> round(low, 3), round(high, 3)
     (0.692, 0.902)
+    >>> wilson_interval(0, 20).low
+    0.0
     """
     successes, trials = _counts(successes, trials)
     z = z_value(confidence)
@@ -109,12 +145,15 @@ def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: 
     r"""Newcombe's hybrid score interval for the difference ``rate_a - rate_b``.
 
     With Wilson intervals :math:`(l_a, u_a)` and :math:`(l_b, u_b)` and
-    :math:`\delta = \hat p_a - \hat p_b` (Newcombe 1998, method 10):
+    :math:`\delta = \hat p_a - \hat p_b` (Newcombe 1998, method 10), the interval is
+    :math:`(L, U)` with
 
     .. math::
 
-        \left(\delta - \sqrt{(\hat p_a - l_a)^2 + (u_b - \hat p_b)^2},\;
-              \delta + \sqrt{(u_a - \hat p_a)^2 + (\hat p_b - l_b)^2}\right)
+        \begin{aligned}
+        L &= \delta - \sqrt{(\hat p_a - l_a)^2 + (u_b - \hat p_b)^2},\\
+        U &= \delta + \sqrt{(u_a - \hat p_a)^2 + (\hat p_b - l_b)^2}.
+        \end{aligned}
 
     The two samples must be independent. An interval that contains zero is a null result:
     the data cannot tell the two rates apart at this confidence.
@@ -128,7 +167,13 @@ def newcombe_interval(successes_a, trials_a, successes_b, trials_b, confidence: 
 
     Returns
     -------
-    (low, high) : floats, or arrays when arrays were given.
+    Interval
+        ``(low, high)``: floats, or arrays when arrays were given.
+
+    References
+    ----------
+    Newcombe, R. G. (1998). Interval estimation for the difference between independent
+    proportions: comparison of eleven methods. *Statistics in Medicine* 17(8), 873-890.
 
     Examples
     --------
@@ -159,6 +204,23 @@ def binomial_standard_error(rate, runs):
     r"""Standard error of a simulated rate, :math:`\sqrt{p (1 - p) / n}`.
 
     The tests use it to say how far a simulated rate may sit from its closed form.
+
+    Parameters
+    ----------
+    rate : float or array of float
+        The rate :math:`p`, in [0, 1].
+    runs : int or array of int
+        The runs :math:`n` it is measured over, ``>= 1``; arrays broadcast.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> from reliability.stats import binomial_standard_error
+    >>> round(binomial_standard_error(0.9, 100), 4)
+    0.03
     """
     rate = _validate.probability_array("rate", rate)
     runs = _validate.whole_array("runs", runs, minimum=1)

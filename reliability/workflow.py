@@ -43,8 +43,24 @@ _BLOCK = 1 << 17
 class Verifier:
     """A second check on each accepted attempt.
 
-    recall : probability ``d`` that it rejects a silently wrong answer.
-    false_reject : probability ``f`` that it rejects a right one (its own cost).
+    Parameters
+    ----------
+    recall : float
+        :math:`d`, the probability that it rejects a silently wrong answer, in [0, 1].
+    false_reject : float
+        :math:`f`, the probability that it rejects a right one (its own cost), in
+        [0, 1].
+
+    Examples
+    --------
+    A ten-step chain with one attempt a step and no verifier, then with three attempts
+    and a verifier that catches four silent errors in five:
+
+    >>> from reliability.workflow import Verifier, Workflow
+    >>> round(Workflow().success(), 3)
+    0.434
+    >>> round(Workflow(attempts=3, verifier=Verifier(recall=0.8)).success(), 3)
+    0.918
     """
 
     recall: float = 0.8
@@ -104,6 +120,32 @@ class Workflow:
 
     The defaults are the reference page's: ten steps, 5 % visible errors, 3 % silent ones,
     one attempt and no verifier, so ``Workflow().success()`` is :math:`0.92^{10} = 0.434`.
+
+    Parameters
+    ----------
+    steps : int
+        :math:`n`, the steps of the chain, ``>= 1``.
+    error : float
+        :math:`e`, the probability that an attempt is a visible error, in [0, 1].
+    silent : float
+        :math:`w`, the probability that an attempt is silently wrong, in [0, 1];
+        ``error + silent`` is at most 1.
+    attempts : int
+        :math:`A`, the tries a step may take, ``>= 1``.
+    verifier : Verifier or None
+        The check on each accepted attempt; ``None`` for none (:math:`d = f = 0`).
+
+    Examples
+    --------
+    Retries mend visible errors only: with three attempts a step, almost no run gives
+    up, and the silent errors are what is left.
+
+    >>> from reliability.workflow import Workflow
+    >>> ends = Workflow(attempts=3).outcome_probabilities()
+    >>> {ending: round(p, 3) for ending, p in ends.items()}
+    {'success': 0.725, 'wrong': 0.274, 'gave_up': 0.001}
+    >>> round(Workflow(attempts=3).expected_attempts(), 2)
+    10.52
     """
 
     steps: int = 10
@@ -150,17 +192,17 @@ class Workflow:
 
     @property
     def r(self) -> float:
-        """Probability that one attempt is sent back: ``e + c f + w d``."""
+        """Probability that one attempt is sent back, ``e + c f + w d``."""
         return self.e + self.c * self.f + self.w * self.d
 
     @property
     def a(self) -> float:
-        """Probability that one attempt is accepted and right: ``c (1 - f)``."""
+        """Probability that one attempt is accepted and right, ``c (1 - f)``."""
         return self.c * (1.0 - self.f)
 
     @property
     def b(self) -> float:
-        """Probability that one attempt is accepted and wrong: ``w (1 - d)``."""
+        """Probability that one attempt is accepted and wrong, ``w (1 - d)``."""
         return self.w * (1.0 - self.d)
 
     @property
@@ -174,17 +216,17 @@ class Workflow:
 
     @property
     def give_up(self) -> float:
-        """Probability that a step exhausts its attempts: ``r^A``."""
+        """Probability that a step exhausts its attempts, ``r^A``."""
         return self.r ** self.attempts
 
     @property
     def step_success(self) -> float:
-        """Probability that a step ends correct: ``a S_A``."""
+        """Probability that a step ends correct, ``a S_A``."""
         return self.a * self.S_A
 
     @property
     def step_wrong(self) -> float:
-        """Probability that a step ends silently wrong: ``b S_A``."""
+        """Probability that a step ends silently wrong, ``b S_A``."""
         return self.b * self.S_A
 
     def success(self) -> float:
@@ -238,10 +280,34 @@ class Workflow:
 
         Parameters
         ----------
-        runs : whole number >= 1.
-        seed : int or ``numpy.random.Generator``; the same seed gives the same result.
-        log_runs : how many of the first runs to return as an event log
+        runs : int
+            Runs to simulate, ``>= 1``.
+        seed : int or numpy.random.Generator
+            The same seed gives the same result.
+        log_runs : int
+            How many of the first runs to return as an event log, in ``[0, runs]``
             (``log[run][step]`` is a tuple of :data:`EVENTS`).
+
+        Returns
+        -------
+        Simulation
+            The counts of the runs' three endings, the attempts made and the log.
+
+        Examples
+        --------
+        The simulation never uses the closed form, so it checks it: the closed form
+        lies inside the simulated rate's interval.
+
+        >>> from reliability.workflow import Workflow
+        >>> chain = Workflow(attempts=3)
+        >>> runs = chain.simulate(runs=2000, seed=1)
+        >>> runs.successes, runs.wrong, runs.gave_up
+        (1428, 568, 4)
+        >>> low, high = runs.interval()
+        >>> round(low, 3), round(chain.success(), 3), round(high, 3)
+        (0.694, 0.725, 0.733)
+        >>> Workflow(steps=2, attempts=2).simulate(runs=1, seed=0, log_runs=1).log
+        ((('ok',), ('ok',)),)
         """
         runs = _validate.whole("runs", runs, minimum=1)
         log_runs = _validate.whole("log_runs", log_runs, minimum=0, maximum=runs)
@@ -378,10 +444,39 @@ class Workflow:
 def horizon(p: float, target: float = 0.5) -> float:
     r"""Steps until a chain of per-step accuracy ``p`` succeeds only with ``target``.
 
-    .. math::  H(p) = \frac{\ln(\text{target})}{\ln p}
+    A chain of :math:`n` independent steps is right with :math:`p^n`; setting that to the
+    target and solving for :math:`n`,
 
-    ``horizon(0.99)`` is 68.97 steps: at 99 % per step, half of all 69-step chains fail
-    (Sinha et al. 2025). Both arguments lie strictly between 0 and 1.
+    .. math::
+
+        H(p) = \frac{\ln(\text{target})}{\ln p}.
+
+    At 99 % per step, half of all 69-step chains fail (Sinha et al. 2025).
+
+    Parameters
+    ----------
+    p : float
+        Per-step accuracy, strictly between 0 and 1.
+    target : float
+        The chain's success wanted, strictly between 0 and 1 (0.5: the half-life).
+
+    Returns
+    -------
+    float
+        Steps, not rounded.
+
+    References
+    ----------
+    Sinha, A., Arun, A., Goel, S., Staab, S. and Geiping, J. (2025). The illusion of
+    diminishing returns: measuring long horizon execution in LLMs. arXiv:2509.09677.
+
+    Examples
+    --------
+    >>> from reliability import horizon
+    >>> round(horizon(0.99), 2)
+    68.97
+    >>> round(horizon(0.99, target=0.9), 2)
+    10.48
     """
     p = _validate.open_probability("p", p, example="0.99")
     target = _validate.open_probability("target", target, example="0.5")

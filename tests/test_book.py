@@ -227,3 +227,20 @@ def test_russian_solutions_are_titled_in_russian(built_book):
         titles = re.findall(r"Решение к упражнению (\d+)</a>", page)
         assert titles, path.name
         assert not re.search(r"Решение к\s*(<a [^>]*>)?\s*Упражнени", page), path.name
+
+
+def test_the_api_page_lists_the_key_functions_in_both_editions(built_book):
+    """The API page (book/api.md): the package's functions from their docstrings, their
+    formulas typeset, in both editions; the Russian page says in Russian that the
+    docstrings are English, and marks them so."""
+    _, html = built_book
+    for page in (html / "book" / "api.html", html / "ru" / "book" / "api.html"):
+        text = page.read_text(encoding="utf-8")
+        for name in ("stats.wilson_interval", "stats.newcombe_interval", "passk.pass_at_k",
+                     "passk.pass_hat_k", "passk.from_counts", "workflow.horizon",
+                     "harness.budget.run_task", "harness.breaker.transition"):
+            assert f'id="reliability.{name}"' in text, (page, name)
+        assert text.count("mjx-container") >= 20, page  # the docstrings' formulas
+        assert '<div class="api-module docutils container" lang="en">' in text, page
+    russian = (html / "ru" / "book" / "api.html").read_text(encoding="utf-8")
+    assert "оставлены на английском" in russian

@@ -11,6 +11,7 @@ module and one for the README.
 
 import doctest
 import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from reliability import i18n
 PACKAGE = Path(reliability.__file__).resolve().parent
 ROOT = PACKAGE.parent
 README = ROOT / "README.md"
+#: The book's API page (book/api.md), which shows these modules' docstrings.
+API_PAGE = ROOT / "book" / "api.md"
 # ELLIPSIS for tracebacks' middle lines; whitespace is compared exactly, since what a
 # reader sees printed is what the example shows.
 FLAGS = doctest.ELLIPSIS
@@ -88,3 +91,48 @@ def test_a_changed_output_fails():
     example.want = "not " + example.want
     tries, failures, report = _run([readme])
     assert failures == 1 and "Expected:\n    not " in report, report
+
+
+def _api_page_modules() -> list[str]:
+    page = API_PAGE.read_text(encoding="utf-8")
+    return re.findall(r"(?m)^:::\{api-module\} (\S+)$", page)
+
+
+def test_every_public_function_on_the_api_page_has_numpydoc_sections_and_examples():
+    """Each public function of a module the API page shows (stats, passk, workflow, the
+    harness) says what it takes, what it returns, and shows it in an example that runs
+    here: a function added without them fails."""
+    modules = _api_page_modules()
+    assert {"reliability.stats", "reliability.passk", "reliability.workflow",
+            "reliability.harness.budget", "reliability.harness.ladder"} <= set(modules)
+    missing, functions = [], 0
+    for name in modules:
+        module = importlib.import_module(name)
+        tests = {t.name: t for t in doctest.DocTestFinder().find(module, name)}
+        for member in module.__all__:
+            function = getattr(module, member)
+            if not inspect.isfunction(function):
+                continue
+            functions += 1
+            doc = inspect.getdoc(function) or ""
+            wanted = ["Returns", "Examples"] + (
+                ["Parameters"] if inspect.signature(function).parameters else [])
+            missing += [f"{name}.{member}: no {section} section" for section in wanted
+                        if not re.search(rf"(?m)^{section}\n-+$", doc)]
+            test = tests.get(f"{name}.{member}")
+            if test is None or not test.examples:
+                missing.append(f"{name}.{member}: no example runs")
+    assert functions >= 30, f"only {functions} public functions found"
+    assert not missing, "\n".join(missing)
+
+
+def test_a_changed_output_in_a_docstring_fails():
+    """A docstring's example is checked, not only run: wilson_interval's first output,
+    changed, is one failure."""
+    module = importlib.import_module("reliability.stats")
+    test = next(t for t in doctest.DocTestFinder().find(module, "reliability.stats")
+                if t.name == "reliability.stats.wilson_interval")
+    example = next(e for e in test.examples if e.want)
+    example.want = "not " + example.want
+    tries, failures, report = _run([test])
+    assert tries > 1 and failures == 1 and "Expected:\n    not " in report, report

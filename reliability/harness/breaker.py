@@ -8,10 +8,12 @@ closes it, a bad one opens it again for another ``reset_timeout``.
 
 .. math::
 
-    \text{closed} \xrightarrow{\;k \ge K\;} \text{open}
-    \xrightarrow{\;t - t_{open} \ge T\;} \text{half-open}
-    \xrightarrow{\;\text{probe ok}\;} \text{closed}, \qquad
-    \text{half-open} \xrightarrow{\;\text{probe fails}\;} \text{open}
+    \begin{aligned}
+    \text{closed} &\xrightarrow{\;k \ge K\;} \text{open},\\
+    \text{open} &\xrightarrow{\;t - t_{open} \ge T\;} \text{half-open},\\
+    \text{half-open} &\xrightarrow{\;\text{probe ok}\;} \text{closed},\\
+    \text{half-open} &\xrightarrow{\;\text{probe fails}\;} \text{open}
+    \end{aligned}
 
 with :math:`k` the run of consecutive failures, :math:`K` the threshold and :math:`T`
 the reset timeout. The transition is a pure function of (state, event, time);
@@ -83,9 +85,41 @@ def transition(current: BreakerState, event: str, now: float,
                config: BreakerConfig = BreakerConfig()) -> tuple[BreakerState, bool]:
     """Apply one event (``"allow"``, ``"success"`` or ``"failure"``) at time ``now``.
 
-    Returns the new state and, for ``"allow"``, whether the call may go ahead (always
-    ``True`` for the other two events). An open breaker whose timeout has run out turns
-    half-open on the next ``"allow"`` and lets exactly that one call through.
+    An open breaker whose timeout has run out turns half-open on the next ``"allow"`` and
+    lets exactly that one call through; a success closes it, a failure while half-open
+    opens it again, and the ``failure_threshold``-th failure in a row opens a closed one.
+
+    Parameters
+    ----------
+    current : BreakerState
+        The state before the event.
+    event : str
+        ``"allow"`` (may a call go ahead?), ``"success"`` or ``"failure"``.
+    now : float
+        The time, in seconds.
+    config : BreakerConfig
+        The threshold and the reset timeout.
+
+    Returns
+    -------
+    tuple of (BreakerState, bool)
+        The new state and, for ``"allow"``, whether the call may go ahead (always ``True``
+        for the other two events).
+
+    References
+    ----------
+    Nygard, M. T. (2018). *Release It! Design and Deploy Production-Ready Software*, 2nd
+    edition. Pragmatic Bookshelf.
+
+    Examples
+    --------
+    >>> from reliability.harness import BreakerConfig, BreakerState, transition
+    >>> config = BreakerConfig(failure_threshold=1, reset_timeout=60)
+    >>> state, _ = transition(BreakerState(), "failure", 0.0, config)
+    >>> state.state, transition(state, "allow", 10.0, config)[1]
+    ('open', False)
+    >>> transition(state, "allow", 61.0, config)[0].state
+    'half_open'
     """
     _validate.instance("current", current, BreakerState)
     if not isinstance(event, str) or event not in _EVENTS:
@@ -141,15 +175,46 @@ class CircuitBreaker:
         return allowed
 
     def allow(self) -> bool:
+        """Whether to make a call now (an open breaker past its timeout lets one probe
+        through and turns half-open)."""
         return self._apply("allow")
 
     def record_success(self) -> None:
+        """Report that the call succeeded (a half-open breaker closes)."""
         self._apply("success")
 
     def record_failure(self) -> None:
+        """Report that the call failed (the run of failures may open the breaker)."""
         self._apply("failure")
 
     def call(self, fn, *args, **kwargs):
+        """Call ``fn(*args, **kwargs)`` through the breaker.
+
+        Parameters
+        ----------
+        fn : callable
+            The call to protect; its exception is recorded as a failure and re-raised.
+        *args, **kwargs
+            Passed to ``fn``.
+
+        Returns
+        -------
+        object
+            What ``fn`` returned.
+
+        Raises
+        ------
+        CircuitOpenError
+            When the breaker refuses the call (``fn`` is not called).
+
+        Examples
+        --------
+        >>> from reliability.harness import BreakerConfig, CircuitBreaker, ManualClock
+        >>> breaker = CircuitBreaker(BreakerConfig(failure_threshold=1, reset_timeout=30),
+        ...                          clock=ManualClock())
+        >>> breaker.call(lambda: "answer")
+        'answer'
+        """
         _validate.function("fn", fn)
         if not self.allow():
             refused = _("the breaker is open (since t = {opened:g} s): the call is "

@@ -209,14 +209,50 @@ MAX_CALLS = 1_000_000
 def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
              detector: LoopDetector | None = None, retry_wait_s: float = 0.0,
              transient=(TimeoutError, ConnectionError)) -> Outcome:
-    """Run ``agent(state, hint) -> Step`` from state ``start`` until it is done, a limit
-    trips, or the loop detector stops it. Never raises for a budget or a loop.
+    """Run an agent under a budget until it is done, a limit trips, or a loop stops it.
 
-    Before every call the budget is checked (:meth:`TaskBudget.tripped`). A failed call
-    (``Step.failed``, or an exception of a ``transient`` type) is retried after
-    ``retry_wait_s`` on ``clock`` while the task's retries last. After each completed step
-    the detector (if any) may pass :data:`~reliability.harness.loops.HINT` to the next call
-    or stop the task. ``clock`` is any object with ``now()`` and ``sleep(seconds)``.
+    ``agent(state, hint) -> Step`` is called from state ``start``. Before every call the
+    budget is checked (:meth:`TaskBudget.tripped`). A failed call (``Step.failed``, or an
+    exception of a ``transient`` type) is retried after ``retry_wait_s`` on ``clock`` while
+    the task's retries last. After each completed step the detector (if any) may pass
+    :data:`~reliability.harness.loops.HINT` to the next call or stop the task. It never
+    raises for a budget or a loop: the :class:`Outcome` says which limit ended the task and
+    keeps the partial result.
+
+    Parameters
+    ----------
+    agent : callable
+        ``agent(state, hint)`` returning a :class:`Step`.
+    start : object
+        The first state.
+    budget : TaskBudget or None
+        The limits (``None``: the defaults of :class:`TaskBudget`).
+    clock : object
+        Anything with ``now()`` and ``sleep(seconds)``:
+        :class:`~reliability.harness.clock.ManualClock` in tests and simulations.
+    detector : LoopDetector or None
+        Watches the steps for loops; ``None`` watches nothing.
+    retry_wait_s : float
+        Seconds to wait before a retry, ``>= 0``.
+    transient : tuple of exception types
+        Exceptions from ``agent`` that count as a failed call and are retried.
+
+    Returns
+    -------
+    Outcome
+        ``status`` (``"done"``, ``"budget_exceeded"``, ...), the ``limit`` that tripped,
+        the partial ``result``, and the steps, cost, time, retries and calls spent.
+
+    Examples
+    --------
+    An agent that would never finish, stopped by a limit of four steps:
+
+    >>> from reliability.harness import ManualClock, TaskBudget, fake_agent, run_task
+    >>> clock = ManualClock()
+    >>> agent = fake_agent(clock=clock, cost_usd=0.01, seconds=2.0)
+    >>> outcome = run_task(agent, 0, TaskBudget(max_steps=4), clock=clock)
+    >>> outcome.status, outcome.limit, outcome.result
+    ('budget_exceeded', 'steps', 'draft answer after 4 steps')
     """
     budget = TaskBudget() if budget is None else budget
     if not isinstance(budget, TaskBudget):
@@ -287,10 +323,37 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
 
 def fake_agent(*, clock, cost_usd: float = 0.0, seconds: float = 0.0, fail_every: int = 0,
                finish_at: int | None = None):
-    """A stand-in agent for demonstrations: the state is the number of steps done, each
-    call costs ``cost_usd`` and takes ``seconds`` on ``clock``, ``fail_every - 1`` of every
-    ``fail_every`` calls fail (0: none), and it is done at step ``finish_at`` (never if
-    None). Its partial result names how many steps it rests on."""
+    """A stand-in agent for demonstrations.
+
+    The state is the number of steps done; each call costs ``cost_usd`` and takes
+    ``seconds`` on ``clock``; ``fail_every - 1`` of every ``fail_every`` calls fail (0:
+    none); it is done at step ``finish_at`` (never if ``None``). Its partial result names
+    how many steps it rests on.
+
+    Parameters
+    ----------
+    clock : object
+        Anything with ``now()`` and ``sleep(seconds)``.
+    cost_usd, seconds : float
+        What each call costs and takes, ``>= 0``.
+    fail_every : int
+        ``>= 0``, as above.
+    finish_at : int or None
+        The step at which it is done, ``>= 1``, or ``None``.
+
+    Returns
+    -------
+    callable
+        ``agent(state, hint)`` returning a :class:`Step`, for :func:`run_task`.
+
+    Examples
+    --------
+    >>> from reliability.harness import ManualClock, TaskBudget, fake_agent, run_task
+    >>> clock = ManualClock()
+    >>> agent = fake_agent(clock=clock, cost_usd=0.01, seconds=2.0, finish_at=3)
+    >>> run_task(agent, 0, TaskBudget(), clock=clock).status
+    'done'
+    """
     _validate.clock("clock", clock, sleeps=True)
     _validate.real("cost_usd", cost_usd, minimum=0.0)
     _validate.real("seconds", seconds, minimum=0.0)
@@ -320,6 +383,35 @@ def scripted_agent(script, *, clock, after_hint=None, finishes: bool = False,
     On a hint it switches to ``after_hint`` (if given; otherwise it ignores the hint). When
     its final script (``after_hint`` if given, else ``script``) runs out it is done if
     ``finishes``; otherwise it keeps repeating the last move of the script it is on.
+
+    Parameters
+    ----------
+    script : sequence of Move
+        The moves it plays, at least one.
+    clock : object
+        Anything with ``now()`` and ``sleep(seconds)``.
+    after_hint : sequence of Move or None
+        The moves it plays after a hint.
+    finishes : bool
+        Whether it is done when its final script runs out.
+    seconds, cost_usd : float
+        What each call takes and costs, ``>= 0``.
+
+    Returns
+    -------
+    callable
+        ``agent(state, hint)`` returning a :class:`Step`, for :func:`run_task`.
+
+    Examples
+    --------
+    One search repeated for ever, stopped by the step limit:
+
+    >>> from reliability.harness import ManualClock, Move, TaskBudget, run_task
+    >>> from reliability.harness import scripted_agent
+    >>> clock = ManualClock()
+    >>> agent = scripted_agent([Move("search", ("q",), 1)], clock=clock)
+    >>> run_task(agent, 0, TaskBudget(max_steps=5), clock=clock).limit
+    'steps'
     """
     if not isinstance(script, (list, tuple)) or not all(isinstance(m, Move) for m in script):
         raise ValueError(f"script must be a list of Moves, got {script!r}")
@@ -351,11 +443,37 @@ def scripted_agent(script, *, clock, after_hint=None, finishes: bool = False,
 
 def max_provider_calls(steps: int, *, attempts_per_call: int | None = None,
                        task_retries: int | None = None) -> int:
-    """The most provider calls ``steps`` loop steps can make.
+    r"""The most provider calls ``steps`` loop steps can make.
 
-    With only a per-call limit of ``attempts_per_call`` tries: ``steps * attempts_per_call``.
-    With a task-wide retry budget: ``steps + task_retries`` (every failure spends one retry
-    from the shared pool). With both, the smaller bound holds.
+    With only a per-call limit of :math:`a` tries, :math:`s \cdot a`; with a task-wide
+    retry budget of :math:`r`, :math:`s + r` (every failure spends one retry from the shared
+    pool); with both, the smaller:
+
+    .. math::
+
+        \text{calls} \le \min(s \cdot a,\; s + r).
+
+    Parameters
+    ----------
+    steps : int
+        :math:`s`, ``>= 1``.
+    attempts_per_call : int or None
+        :math:`a`, tries per call, ``>= 1``; ``None``: no per-call limit.
+    task_retries : int or None
+        :math:`r`, retries shared by the whole task, ``>= 0``; ``None``: no task-wide
+        limit. At least one of the two must be given.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from reliability.harness import max_provider_calls
+    >>> max_provider_calls(10, attempts_per_call=3)
+    30
+    >>> max_provider_calls(10, attempts_per_call=3, task_retries=5)
+    15
     """
     steps = _validate.whole("steps", steps, minimum=1)
     bounds = []
@@ -370,17 +488,68 @@ def max_provider_calls(steps: int, *, attempts_per_call: int | None = None,
 
 
 def retry_success(error: float, attempts: int) -> float:
-    r"""Closed form: a call that fails independently with probability :math:`e` succeeds
-    within :math:`A` tries with :math:`1 - e^{A}`."""
+    """Closed form: the chance that a call failing independently with probability :math:`e`
+    succeeds within :math:`A` tries.
+
+    .. math::
+
+        1 - e^{A}
+
+    Parameters
+    ----------
+    error : float
+        :math:`e`, in [0, 1].
+    attempts : int
+        :math:`A`, ``>= 1``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from reliability.harness import retry_success
+    >>> round(retry_success(0.1, 3), 3)
+    0.999
+    """
     error = _validate.probability("error", error)
     attempts = _validate.whole("attempts", attempts, minimum=1)
     return 1.0 - error ** attempts
 
 
 def flaky_call(error: float, seed, *, exception=ConnectionError):
-    """A fake provider call that raises ``exception`` with probability ``error`` on each
-    call, independently, from its own seeded generator; otherwise it returns ``"ok"``.
-    Same seed, same sequence of failures."""
+    """A fake provider call that fails with probability ``error``, independently each time.
+
+    It raises ``exception`` on a failure and otherwise returns ``"ok"``, drawing from its
+    own seeded generator: the same seed gives the same sequence of failures.
+
+    Parameters
+    ----------
+    error : float
+        The chance of a failure on each call, in [0, 1].
+    seed : int or numpy.random.Generator
+        Seeds the failures.
+    exception : type
+        The exception raised on a failure (an ``Exception`` subclass).
+
+    Returns
+    -------
+    callable
+        Takes no argument.
+
+    Examples
+    --------
+    >>> from reliability.harness import flaky_call
+    >>> call = flaky_call(0.5, seed=1)
+    >>> results = []
+    >>> for _ in range(5):
+    ...     try:
+    ...         results.append(call())
+    ...     except ConnectionError:
+    ...         results.append("failed")
+    >>> results
+    ['ok', 'ok', 'failed', 'ok', 'failed']
+    """
     error = _validate.probability("error", error)
     rng = _validate.generator(seed)
     if not (isinstance(exception, type) and issubclass(exception, Exception)):
@@ -429,11 +598,16 @@ class TaskMix:
     """Needed steps :math:`\\lceil Y \\rceil`, :math:`\\ln Y \\sim N(\\ln m, s^2)`, and a
     share of stuck tasks.
 
-    median : m, the median steps a task needs (> 0).
-    spread : s, the standard deviation of ln Y (>= 0; 0: every sound task needs exactly
+    Parameters
+    ----------
+    median : float
+        m, the median steps a task needs (> 0).
+    spread : float
+        s, the standard deviation of ln Y (>= 0; 0: every sound task needs exactly
         :math:`\\lceil m \\rceil` steps).
-    stuck : q, the share of tasks that loop and never finish, in [0, 1] (1: all of them,
-        so every limit is hit by every task).
+    stuck : float
+        q, the share of tasks that loop and never finish, in [0, 1] (1: all of them, so
+        every limit is hit by every task).
     """
 
     median: float = 6.0

@@ -58,6 +58,32 @@ def irreversible_gate(action: str, *, irreversible: bool, dry_run: DryRun | None
     confirmation by a named person (``confirmed_by``); a dry run that found problems stops
     it even if someone confirmed, because the confirmation was given without them in view.
     ``judge_approved`` (a model judge's verdict) is taken and reported, and never enough.
+
+    Parameters
+    ----------
+    action : str
+        What would run, named for the log.
+    irreversible : bool
+        Whether it can be undone.
+    dry_run : DryRun or None
+        What a dry run of it found.
+    confirmed_by : str or None
+        The person who confirmed it.
+    judge_approved : bool or None
+        A model judge's verdict.
+
+    Returns
+    -------
+    GateDecision
+        ``allowed`` and the ``reason``, in words.
+
+    Examples
+    --------
+    >>> from reliability.harness import irreversible_gate
+    >>> irreversible_gate("delete_user", irreversible=True).allowed
+    False
+    >>> irreversible_gate("delete_user", irreversible=True, confirmed_by="Ana").reason
+    'confirmed by Ana'
     """
     _validate.text("action", action)
     _validate.flag("irreversible", irreversible)

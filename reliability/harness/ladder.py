@@ -2,15 +2,15 @@ r"""The degradation ladder: what to give the user when the main path is closed.
 
 Seven rungs, each worth less than the one above and more than nothing:
 
-===  =================================  ============================================
- 0   primary model                      full value
- 1   retry with backoff and jitter      the same answer, later
- 2   same model at another provider     the same answer, another channel
- 3   cheaper model with its own prompts a simpler answer on the same topic
- 4   deterministic rules                a narrow set of frequent topics
- 5   cached answer to a near question   about a neighbouring case, but to the point
- 6   honest refusal, queue to a person  the user knows what happens next
-===  =================================  ============================================
+===  ==================================  ============================================
+ 0   primary model                       full value
+ 1   retry with backoff and jitter       the same answer, later
+ 2   same model at another provider      the same answer, another channel
+ 3   cheaper model with its own prompts  a simpler answer on the same topic
+ 4   deterministic rules                 a narrow set of frequent topics
+ 5   cached answer to a near question    about a neighbouring case, but to the point
+ 6   honest refusal, queue to a person   the user knows what happens next
+===  ==================================  ============================================
 
 Five triggers send a request down a rung: the time budget runs out
 (``time_budget``), ``N`` answers in a row fail validation (``validation``), the task's
@@ -20,7 +20,12 @@ error) with no retry left (``rate_limit``). Only the last needs a failing provid
 
 The retry rung belongs to the primary: a transient failure there waits
 
-.. math::  d_k = u_k \cdot \min(\text{cap},\; \text{base} \cdot 2^{k}), \qquad u_k \sim U(0, 1)
+.. math::
+
+    \begin{aligned}
+    d_k &= u_k \cdot \min(\text{cap},\; \text{base} \cdot 2^{k}),\\
+    u_k &\sim U(0, 1)
+    \end{aligned}
 
 ("full jitter", so that clients who failed together do not retry together), and an
 answer that needed at least one retry is counted on rung 1. Count every answer by the
@@ -133,9 +138,30 @@ class Policy:
 
 
 def backoff_delays(policy: Policy, jitter) -> np.ndarray:
-    """Delays before retry ``k = 0, 1, ...``: ``u_k * min(cap, base * 2**k)``.
+    r"""Delays before retry :math:`k = 0, 1, \dots`, with full jitter.
 
-    ``jitter`` holds the uniforms ``u_k`` in [0, 1) (draw them with a seeded Generator).
+    .. math::
+
+        d_k = u_k \cdot \min(\text{cap},\; \text{base} \cdot 2^{k})
+
+    Parameters
+    ----------
+    policy : Policy
+        Gives ``backoff_base`` and ``backoff_cap`` (seconds).
+    jitter : sequence of float
+        The uniforms :math:`u_k` in [0, 1], one per retry (draw them with a seeded
+        Generator).
+
+    Returns
+    -------
+    numpy.ndarray
+        One delay per retry, in seconds.
+
+    Examples
+    --------
+    >>> from reliability.harness import Policy, backoff_delays
+    >>> backoff_delays(Policy(backoff_base=0.5, backoff_cap=4.0), [0.5] * 5)
+    array([0.25, 0.5 , 1.  , 2.  , 2.  ])
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a Policy, got {policy!r}")
@@ -151,12 +177,18 @@ def backoff_delays(policy: Policy, jitter) -> np.ndarray:
 class Observation:
     """What one attempt at a rung returned.
 
-    status : ``"ok"`` (the rung produced an answer), ``"error"`` (transient provider
+    Parameters
+    ----------
+    status : str
+        ``"ok"`` (the rung produced an answer), ``"error"`` (transient provider
         failure), ``"rate_limited"`` (HTTP 429) or ``"miss"`` (a rules/cache rung had
         nothing for this request).
-    latency : seconds the attempt took.
-    valid : whether the answer passed validation.
-    confidence : the model's confidence in [0, 1].
+    latency : float
+        Seconds the attempt took.
+    valid : bool
+        Whether the answer passed validation.
+    confidence : float
+        The model's confidence in [0, 1].
     """
 
     status: str = "ok"
@@ -175,11 +207,17 @@ class Observation:
 class Descent:
     """Where a request was answered, and why it passed over each rung above.
 
-    rung : index into the ladder of the rung that answered.
-    passed : ``(rung index, reason)`` for every rung left behind, reasons from
-        :data:`TRIGGERS` or :data:`SKIPS`.
-    elapsed : seconds the request took; waited : seconds of that spent on failed calls
-        and backoff; calls : model calls made.
+    Parameters
+    ----------
+    rung : int
+        Index into the ladder of the rung that answered.
+    passed : tuple
+        ``(rung index, reason)`` for every rung left behind, reasons from ``TRIGGERS``
+        or ``SKIPS``.
+    elapsed, waited : float
+        Seconds the request took, and seconds of that spent on failed calls and backoff.
+    calls : int
+        Model calls made.
     """
 
     rung: int
@@ -200,10 +238,43 @@ def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=R
             seed=0) -> Descent:
     """Walk one request down ``rungs`` until one answers.
 
-    ``observe(rung_index, attempt)`` returns the :class:`Observation` of one attempt.
-    ``skip`` lists rung indexes whose provider's breaker is open (passed over at once,
-    reason ``breaker_open``). ``jitter`` gives the backoff uniforms; without it they are
-    drawn from ``seed``. The last rung always answers.
+    A rung is passed over when one of the five triggers fires (the time budget, failed
+    validations, the task's calls, low confidence, a refusal with no retry left) or when its
+    provider's breaker is open; a transient failure on the primary waits
+    :func:`backoff_delays` and tries again on the retry rung. The last rung always answers.
+
+    Parameters
+    ----------
+    observe : callable
+        ``observe(rung_index, attempt)`` returns the :class:`Observation` of one attempt.
+    policy : Policy
+        The triggers' thresholds and the backoff.
+    jitter : sequence of float or None
+        The backoff uniforms; without it they are drawn from ``seed``.
+    skip : sequence of int
+        Rung indexes whose provider's breaker is open (passed over at once, reason
+        ``breaker_open``).
+    rungs : sequence of Rung
+        The ladder, top first.
+    seed : int or numpy.random.Generator
+        Seeds the jitter when ``jitter`` is not given.
+
+    Returns
+    -------
+    Descent
+        The rung that answered, why each rung above was passed over, and the time and calls
+        spent.
+
+    Examples
+    --------
+    A primary that always fails: after its retries the request is answered by the other
+    provider.
+
+    >>> from reliability.harness import Observation, descend
+    >>> found = descend(lambda rung, attempt: Observation(
+    ...     "error" if rung == 0 else "ok", 1.0, True, 0.9), seed=0)
+    >>> found.rung, found.passed
+    (2, ((0, 'rate_limit'),))
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a Policy, got {policy!r}")
@@ -291,7 +362,26 @@ def descend(observe, policy: Policy = Policy(), *, jitter=None, skip=(), rungs=R
 
 
 def rung_counts(rungs_answered, n_rungs: int = len(RUNGS)) -> np.ndarray:
-    """Answers per rung: ``counts[r]`` is how many requests rung ``r`` answered."""
+    """Answers per rung: ``counts[r]`` is how many requests rung ``r`` answered.
+
+    Parameters
+    ----------
+    rungs_answered : sequence of int
+        The rung that answered each request, each in ``[0, n_rungs)``.
+    n_rungs : int
+        Rungs on the ladder, ``>= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n_rungs`` counts, zeros included.
+
+    Examples
+    --------
+    >>> from reliability.harness import rung_counts
+    >>> rung_counts([0, 0, 1, 4, 6])
+    array([2, 1, 0, 0, 1, 0, 1])
+    """
     n_rungs = _validate.whole("n_rungs", n_rungs, minimum=1, maximum=10_000)
     answered = _validate.whole_array("rungs_answered", rungs_answered, minimum=0)
     if answered.size and answered.max() >= n_rungs:
@@ -300,15 +390,34 @@ def rung_counts(rungs_answered, n_rungs: int = len(RUNGS)) -> np.ndarray:
 
 
 def cascade_cost(strong_share, price_ratio: float = 0.0):
-    r"""Cost of a cascade per request, relative to sending everything to the strong model:
+    r"""Cost of a cascade per request, relative to sending everything to the strong model.
 
-    .. math::  C = s + (1 - s)\,\rho,
+    .. math::
+
+        C = s + (1 - s)\,\rho,
 
     with :math:`s` the share routed to the strong model and :math:`\rho` the weak model's
     price over the strong one's. The saving against an all-strong baseline is
     :math:`1 - C`; against another router with share :math:`s_0` it is
     :math:`1 - C(s) / C(s_0)`, which is why "saves up to N %" means nothing without its
     baseline.
+
+    Parameters
+    ----------
+    strong_share : float or array of float
+        :math:`s`, in [0, 1].
+    price_ratio : float
+        :math:`\rho`, in [0, 1].
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> from reliability.harness import cascade_cost
+    >>> round(cascade_cost(0.3, 0.1), 2)
+    0.37
     """
     share = _validate.probability_array("strong_share", strong_share)
     ratio = _validate.probability("price_ratio", price_ratio)

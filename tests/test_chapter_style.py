@@ -1,9 +1,12 @@
 """What a reader sees of each chapter's code and figures: lines that fit the page, cells
-short enough to read, and figures sharp on a high-density screen or a phone."""
+short enough to read, and figures sharp on a high-density screen or a phone; and one
+convention in every chapter: numbers glued beside the paragraph that cites them, figure
+modules imported under one pattern, the package's helpers under their own names."""
 
 import ast
 import base64
 import json
+import re
 import struct
 
 import pytest
@@ -116,3 +119,130 @@ def test_every_stored_figure_and_animation_has_alt_text_in_its_cell(path):
         if not (alt or "").strip():
             missing.append(i)
     assert not missing, f"code cells (index) with a figure but no alt text: {missing}"
+
+
+# --- one convention: glue beside the prose, figure modules by one name, helpers unrenamed ---
+
+#: A glue key cited in Markdown: the role ``{glue:text}`key:.1%|run|runs` `` (or any other
+#: glue role) and the directive ``{glue:figure} key``.
+GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`:|]+)")
+GLUE_DIRECTIVE = re.compile(r"^[`:]{3,}\{glue(?::\w+)?\}\s+(\S+)", re.M)
+
+
+def _glued_keys(cell) -> set[str]:
+    """The keys a code cell glues: the keyword names of its ``glue_values`` calls, and the
+    names its stored outputs carry (which also covers keys built in a loop)."""
+    keys = {output["metadata"]["scrapbook"]["name"] for output in cell.get("outputs", [])
+            if "scrapbook" in output.get("metadata", {})}
+    for node in ast.walk(ast.parse("".join(cell["source"]))):
+        if isinstance(node, ast.Call) and getattr(
+                node.func, "id", getattr(node.func, "attr", None)) == "glue_values":
+            keys |= {keyword.arg for keyword in node.keywords if keyword.arg}
+    return keys
+
+
+def glue_cited_before_set(cells) -> list[tuple[int, str]]:
+    """(markdown cell index, key) for every glue key a Markdown cell cites before any
+    earlier code cell has glued it (a key glued nowhere counts too)."""
+    glued, early = set(), []
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            glued |= _glued_keys(cell)
+        elif cell["cell_type"] == "markdown":
+            cited = GLUE_ROLE.findall(source) + GLUE_DIRECTIVE.findall(source)
+            early += [(i, key) for key in dict.fromkeys(cited) if key not in glued]
+    return early
+
+
+#: Paragraphs that state a result which the code cell under them computes and shows, so
+#: its number is glued after the paragraph: each waits for an editorial change (the
+#: sentence moved under its code, or the code above the paragraph). The list may only
+#: shrink: a key listed here that is no longer cited early fails the test as well.
+CITED_ABOVE_ITS_CODE = {
+    "04_pass_k": {"ch4_rel_cases"},
+    "05_self_correction": {"ch5_ratio"},
+    "07_budgets_and_loops": {"ch7_traces", "ch7_systems", "ch7_n_modes"},
+    "08_degradation_ladder": {"ch8_hang", "ch8_drop", "ch8_live_day"},
+    "09_ablation_lab": {"ch9_rate_top"},
+    "10_reading_numbers": {"ch10_step", "ch10_models", "ch10_found"},
+}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_every_glue_key_is_set_before_the_prose_cites_it(path):
+    """Numbers are glued beside the paragraph that cites them, in a code cell above it,
+    not all together at the end of the chapter."""
+    early = {key for _, key in glue_cited_before_set(json.loads(path.read_text())["cells"])}
+    waiting = CITED_ABOVE_ITS_CODE.get(path.stem, set())
+    assert not early - waiting, f"glue keys cited before a code cell sets them: " \
+                                f"{sorted(early - waiting)[:5]}"
+    assert not waiting - early, f"glued before their prose now, so off the list: " \
+                                f"{sorted(waiting - early)}"
+
+
+def test_the_glue_order_check_finds_a_key_glued_after_its_paragraph():
+    def code(source):
+        return {"cell_type": "code", "source": source, "outputs": []}
+
+    def prose(source):
+        return {"cell_type": "markdown", "source": source}
+
+    glued_late = [prose("Ten steps succeed {glue:text}`ch_ten:.1%` of the time."),
+                  code("glue_values(ch_ten=ten)")]
+    assert glue_cited_before_set(glued_late) == [(0, "ch_ten")]
+    assert glue_cited_before_set(glued_late[::-1]) == []
+    assert glue_cited_before_set([prose("```{glue:figure} ch_fig\n```")]) == [(0, "ch_fig")]
+
+
+def _imports(path):
+    for cell in _code_cells(path):
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                yield node
+
+
+def import_problems(nodes) -> list[str]:
+    """Imports that break the chapters' one pattern: a figure module is imported as
+    ``from reliability.figures import retries as fig_retries`` (its own name, after
+    ``fig_``, so it never hides the model module of the same name), nothing is imported
+    from inside a figure module, and no helper of the package is renamed."""
+    found = []
+    for node in nodes:
+        module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+        for alias in node.names:
+            name = f"{module}.{alias.name}" if module else alias.name
+            if isinstance(node, ast.Import) and alias.name.startswith("reliability.figures"):
+                found.append(f"import {alias.name}")
+            elif module == "reliability.figures":
+                if alias.asname != f"fig_{alias.name}":
+                    found.append(f"{name} as {alias.asname}: not as fig_{alias.name}")
+            elif module.startswith("reliability.figures."):
+                found.append(f"{name}: imported from a figure module")
+            elif (module.split(".")[0] == "reliability" and alias.asname
+                  and alias.asname != alias.name):
+                found.append(f"{name} renamed {alias.asname}")
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_figure_modules_and_helpers_are_imported_one_way(path):
+    problems = import_problems(_imports(path))
+    assert not problems, problems
+
+
+def test_the_import_check_finds_each_kind_of_break():
+    def imports(source):
+        return [node for node in ast.walk(ast.parse(source))
+                if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+    assert import_problems(imports(
+        "from reliability.figures import chain as fig_chain\n"
+        "from reliability.notebook import fmt, table\n"
+        "from reliability import passk\nimport numpy as np")) == []
+    for source in ("from reliability.figures import passk as figures",
+                   "from reliability.figures import chain",
+                   "from reliability.figures.retries import sweep",
+                   "import reliability.figures.chain",
+                   "from reliability.notebook import table as show_table"):
+        assert len(import_problems(imports(source))) == 1, source

@@ -74,18 +74,20 @@ def _holds_until_released(call, held_dicts) -> bool:
 
 
 def _held_dicts(tree) -> set[str]:
-    """Names assigned a dict holding ``continuous_update=False`` (``slider = dict(...)``)."""
+    """Names assigned a dict holding ``continuous_update=False`` (``slider = dict(...)``),
+    directly or through another such dict (``box = dict(**slider)``)."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], ast.Name) and "continuous_update" in ast.unparse(node.value):
-            if isinstance(node.value, ast.Call) and _holds_until_released(node.value, set()):
-                names.add(node.targets[0].id)
-            if isinstance(node.value, ast.Dict) and any(
-                    isinstance(k, ast.Constant) and k.value == "continuous_update"
-                    and isinstance(v, ast.Constant) and v.value is False
-                    for k, v in zip(node.value.keys, node.value.values)):
-                names.add(node.targets[0].id)
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            continue
+        if isinstance(node.value, ast.Call) and _holds_until_released(node.value, names):
+            names.add(node.targets[0].id)
+        if isinstance(node.value, ast.Dict) and any(
+                isinstance(k, ast.Constant) and k.value == "continuous_update"
+                and isinstance(v, ast.Constant) and v.value is False
+                for k, v in zip(node.value.keys, node.value.values)):
+            names.add(node.targets[0].id)
     return names
 
 
@@ -102,6 +104,82 @@ def test_explorer_sliders_update_when_let_go(path):
                    and ast.unparse(n.func).endswith("Slider")]
         loose = [ast.unparse(n)[:60] for n in sliders if not _holds_until_released(n, held)]
         assert not loose, f"sliders that redraw while dragged: {loose}"
+
+
+#: The ipywidgets controls a chapter's explorer may build.
+WIDGETS = re.compile(r"(Slider|Dropdown|Checkbox|ToggleButtons|RadioButtons)$")
+CYRILLIC = re.compile("[а-яё]", re.I)
+
+
+def unlabelled_widgets(source: str, russian: bool = False) -> list[str]:
+    """The controls of an ``interact(...)`` cell that a student would see under an
+    identifier (``pass1``, ``kmax``) instead of words: a widget built without a
+    ``description`` string (in Russian, for the Russian edition), and a parameter of
+    ``interact`` given no widget, which ipywidgets labels with its name."""
+    tree = ast.parse(source)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        if name == "interact":
+            found += [f"{kw.arg}={ast.unparse(kw.value)[:30]}: not a widget"
+                      for kw in node.keywords if kw.arg and not (
+                          isinstance(kw.value, ast.Call)
+                          and WIDGETS.search(ast.unparse(kw.value.func)))]
+        elif WIDGETS.search(name):
+            words = next((kw.value for kw in node.keywords if kw.arg == "description"),
+                         None)
+            if not (isinstance(words, ast.Constant) and isinstance(words.value, str)
+                    and words.value.strip()):
+                found.append(f"{ast.unparse(node)[:50]}: no description in words")
+            elif russian and not CYRILLIC.search(words.value):
+                found.append(f"{words.value!r}: not in Russian")
+    return found
+
+
+def _explore_signature(cells) -> set[str]:
+    """The parameters of the chapter's ``explore`` that have a default (interact would
+    make a widget for each, labelled with the parameter's name)."""
+    for source in cells:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef) and node.name == "explore":
+                args = node.args.args
+                return {a.arg for a in args[len(args) - len(node.args.defaults):]}
+    return set()
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_every_explorer_control_is_labelled_in_words(path):
+    """In JupyterLab a slider shows its ``description`` beside it, or else its parameter
+    name: each control of the chapter's ``## Explore it yourself`` explorer names what it
+    sets in the reader's words (the Russian edition in Russian, via the code catalogs)."""
+    cells = ["".join(c["source"]) for c in _code_cells(path)]
+    explorers = [c for c in cells if "interact(" in c]
+    assert explorers, "no interact explorer"
+    russian = path.parent.parent.name == "ru"
+    for source in explorers:
+        problems = unlabelled_widgets(source, russian)
+        given = {kw.arg for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.Call) and ast.unparse(node.func) == "interact"
+                 for kw in node.keywords}
+        problems += [f"{name}: a default of explore with no widget"
+                     for name in _explore_signature(cells) - given]
+        assert not problems, problems
+
+
+def test_the_label_check_finds_each_kind_of_unlabelled_control():
+    good = ('interact(f, a=FloatSlider(value=1, description="hours down"),\n'
+            '         b=Dropdown(options=[1], description="profile"))')
+    assert unlabelled_widgets(good) == []
+    assert unlabelled_widgets(good, russian=True) == [
+        "'hours down': not in Russian", "'profile': not in Russian"]
+    assert unlabelled_widgets(good.replace("hours down", "часы простоя").replace(
+        "profile", "профиль"), russian=True) == []
+    for bad in ('interact(f, a=FloatSlider(value=1))', 'interact(f, a=(0, 1, 0.1))',
+                'interact(f, a=IntSlider(value=1, description=""))',
+                'interact(f, a=Checkbox(value=True, description=name))'):
+        assert len(unlabelled_widgets(bad)) == 1, bad
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
@@ -155,30 +233,13 @@ def glue_cited_before_set(cells) -> list[tuple[int, str]]:
     return early
 
 
-#: Paragraphs that state a result which the code cell under them computes and shows, so
-#: its number is glued after the paragraph: each waits for an editorial change (the
-#: sentence moved under its code, or the code above the paragraph). The list may only
-#: shrink: a key listed here that is no longer cited early fails the test as well.
-CITED_ABOVE_ITS_CODE = {
-    "04_pass_k": {"ch4_rel_cases"},
-    "05_self_correction": {"ch5_ratio"},
-    "07_budgets_and_loops": {"ch7_traces", "ch7_systems", "ch7_n_modes"},
-    "08_degradation_ladder": {"ch8_hang", "ch8_drop", "ch8_live_day"},
-    "09_ablation_lab": {"ch9_rate_top"},
-    "10_reading_numbers": {"ch10_step", "ch10_models", "ch10_found"},
-}
-
-
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_every_glue_key_is_set_before_the_prose_cites_it(path):
     """Numbers are glued beside the paragraph that cites them, in a code cell above it,
     not all together at the end of the chapter."""
-    early = {key for _, key in glue_cited_before_set(json.loads(path.read_text())["cells"])}
-    waiting = CITED_ABOVE_ITS_CODE.get(path.stem, set())
-    assert not early - waiting, f"glue keys cited before a code cell sets them: " \
-                                f"{sorted(early - waiting)[:5]}"
-    assert not waiting - early, f"glued before their prose now, so off the list: " \
-                                f"{sorted(waiting - early)}"
+    early = glue_cited_before_set(json.loads(path.read_text())["cells"])
+    assert not early, f"(markdown cell, glue key) cited before a code cell sets it: " \
+                      f"{early[:5]}"
 
 
 def test_the_glue_order_check_finds_a_key_glued_after_its_paragraph():

@@ -66,8 +66,7 @@ def _attempts_for_085() -> int:
 
 
 def _ceiling_flaky() -> float:
-    from .figures.retries import ceiling
-    from .workflow import Workflow
+    from .workflow import Workflow, ceiling
     return ceiling(Workflow(error=0.2, silent=0.01))
 
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate
-from .stats import Interval, wilson_interval
+from .stats import Interval, wilson_interval, z_value
 
-__all__ = ["Verifier", "Workflow", "Simulation", "horizon", "EVENTS"]
+__all__ = ["Verifier", "Workflow", "Simulation", "horizon", "ceiling", "attempt_cost",
+           "mean_attempts_interval", "EVENTS"]
 
 #: The per-attempt events of :meth:`Workflow.simulate`'s log, in the page's words.
 EVENTS = ("error", "rejected_ok", "caught", "ok", "wrong", "gave_up")
@@ -481,3 +482,68 @@ def horizon(p: float, target: float = 0.5) -> float:
     p = _validate.open_probability("p", p, example="0.99")
     target = _validate.open_probability("target", target, example="0.5")
     return math.log(target) / math.log(p)
+
+
+def _a_workflow(value) -> Workflow:
+    if not isinstance(value, Workflow):
+        raise ValueError(f"workflow must be a reliability.Workflow, got {value!r}")
+    return value
+
+
+def ceiling(workflow: Workflow) -> float:
+    r"""Success with unlimited attempts: :math:`\lim_{A\to\infty} (a S_A)^n = (a/(a+b))^n`.
+
+    Every attempt is retried with :math:`r = 1 - a - b`, so once a step stops it stopped on
+    an accepted answer, which is right with probability :math:`a/(a+b)`. When nothing is
+    ever accepted (:math:`a + b = 0`) no run can succeed and the ceiling is 0.
+    """
+    _a_workflow(workflow)
+    accepted = workflow.a + workflow.b
+    if accepted == 0.0:
+        return 0.0
+    return float((workflow.a / accepted) ** workflow.steps)
+
+
+def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.95) -> dict:
+    r"""Expected attempts per run in closed form beside a simulated mean.
+
+    The simulated mean carries its standard error :math:`s/\sqrt{\text{runs}}` (``s`` the
+    sample standard deviation of attempts per run, ``ddof=1``) and a normal interval
+    :math:`\bar x \pm z\,\text{SE}`; ``gap_in_se`` is (simulated - closed) / SE.
+    Also returned: ``no_stop``, the cost :math:`n S_A` if no run ever stopped early, and
+    ``no_stop_gap_in_se``, (simulated - no_stop) / SE. When every run costs the same
+    (SE = 0, e.g. no attempt ever fails, or every one does) a gap is 0 if the two agree
+    and infinite if they do not.
+    """
+    _a_workflow(workflow)
+    runs = _validate.whole("runs", runs, minimum=2)
+    _validate.seed(seed)
+    _validate.confidence(confidence)
+    sim = workflow.simulate(runs=runs, seed=seed)
+    mean, se, low, high = mean_attempts_interval(sim, confidence)
+    closed, no_stop = workflow.expected_attempts(), workflow.S_A * workflow.steps
+    return {"closed": closed, "no_stop": no_stop, "simulated": mean,
+            "se": se, "low": low, "high": high, "runs": runs,
+            "gap_in_se": _in_se(mean, closed, se),
+            "no_stop_gap_in_se": _in_se(mean, no_stop, se)}
+
+
+def _in_se(mean, reference, se):
+    """(mean - reference) / se; with se = 0 the runs all cost the same, so the gap is
+    0 when the two agree (to rounding) and infinite when they do not."""
+    if se > 0:
+        return (mean - reference) / se
+    if math.isclose(mean, reference, rel_tol=1e-9, abs_tol=1e-12):
+        return 0.0
+    return math.copysign(math.inf, mean - reference)
+
+
+def mean_attempts_interval(simulation: Simulation, confidence: float = 0.95):
+    r"""A simulation's mean attempts per run with its standard error and normal interval:
+    ``(mean, se, low, high)``, :math:`\text{SE} = s/\sqrt{\text{runs}}` (``s`` the sample
+    standard deviation, ``ddof=1``) and :math:`\bar x \pm z\,\text{SE}`."""
+    _validate.instance("simulation", simulation, Simulation)
+    z = z_value(_validate.confidence(confidence))
+    mean = simulation.mean_attempts
+    se = float(np.std(simulation.attempts_per_run, ddof=1) / np.sqrt(simulation.runs))
+    return mean, se, mean - z * se, mean + z * se

@@ -227,7 +227,7 @@ _LOG = workflow.Workflow(steps=3).simulate(runs=3, seed=0, log_runs=3).log
 _DECAY = fig_chain.decay_table({"a": W(steps=2)}, [1, 2], runs=3, seed=0)
 _BY_ATTEMPTS = fig_chain.decay_table({2: W(attempts=2)}, [1, 2], runs=3, seed=0)
 _SWEEP = fig_retries.sweep([W(), W(attempts=2)], runs=3, seed=0)
-_COST = fig_retries.attempt_cost(W(), runs=3, seed=0)
+_COST = workflow.attempt_cost(W(), runs=3, seed=0)
 _GRID = fig_verifiers.tradeoff_grid(W(attempts=2), [0.5, 0.9], [0.0, 0.1])
 _LINES = fig_verifiers.tradeoff_lines(W(attempts=2), [0.8], [0.0, 0.1], runs=3, seed=0)
 _RECALLS = fig_chain.decay_table({0.8: W(attempts=2, verifier=workflow.Verifier())}, [1, 2],
@@ -276,6 +276,11 @@ REGISTRY = {
     "reliability.workflow.Workflow.simulate": Entry(lambda: W().simulate, dict(runs=3, seed=0, log_runs=1)),
     "reliability.workflow.Simulation": Entry(lambda: workflow.Simulation, _fields(_SIM)),
     "reliability.workflow.Simulation.interval": Entry(lambda: _SIM.interval, dict(confidence=0.9)),
+    "reliability.workflow.ceiling": Entry(lambda: workflow.ceiling, dict(workflow=W())),
+    "reliability.workflow.attempt_cost": Entry(lambda: workflow.attempt_cost, dict(
+        workflow=W(), runs=3, seed=0, confidence=0.9)),
+    "reliability.workflow.mean_attempts_interval": Entry(lambda: workflow.mean_attempts_interval,
+                                                         dict(simulation=_SIM, confidence=0.9)),
     "reliability.workflow.horizon": Entry(lambda: workflow.horizon, dict(p=0.99, target=0.5)),
     # stats
     # a result, built by the functions from validated numbers: its fields take anything
@@ -816,9 +821,6 @@ REGISTRY = {
     "reliability.figures.passk.live_mixes": Entry(lambda: fig_passk.live_mixes, dict(
         cases=2, runs=2, seed=0, pass1=0.6, concentration=1.0, k=2, resamples=2)),
     # figures.retries
-    "reliability.figures.retries.ceiling": Entry(lambda: fig_retries.ceiling, dict(workflow=W())),
-    "reliability.figures.retries.attempt_cost": Entry(lambda: fig_retries.attempt_cost, dict(
-        workflow=W(), runs=3, seed=0, confidence=0.9)),
     "reliability.figures.retries.sweep": Entry(lambda: fig_retries.sweep, dict(
         workflows=[W()], runs=3, seed=0, confidence=0.9)),
     "reliability.figures.retries.cost_frame": Entry(lambda: fig_retries.cost_frame, dict(costs=[_COST])),

@@ -1,9 +1,12 @@
 """What a reader sees of each chapter's code and figures: lines that fit the page, cells
-short enough to read, and figures sharp on a high-density screen or a phone."""
+short enough to read, and figures sharp on a high-density screen or a phone; and one
+convention in every chapter: numbers glued beside the paragraph that cites them, figure
+modules imported under one pattern, the package's helpers under their own names."""
 
 import ast
 import base64
 import json
+import re
 import struct
 
 import pytest
@@ -71,18 +74,20 @@ def _holds_until_released(call, held_dicts) -> bool:
 
 
 def _held_dicts(tree) -> set[str]:
-    """Names assigned a dict holding ``continuous_update=False`` (``slider = dict(...)``)."""
+    """Names assigned a dict holding ``continuous_update=False`` (``slider = dict(...)``),
+    directly or through another such dict (``box = dict(**slider)``)."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], ast.Name) and "continuous_update" in ast.unparse(node.value):
-            if isinstance(node.value, ast.Call) and _holds_until_released(node.value, set()):
-                names.add(node.targets[0].id)
-            if isinstance(node.value, ast.Dict) and any(
-                    isinstance(k, ast.Constant) and k.value == "continuous_update"
-                    and isinstance(v, ast.Constant) and v.value is False
-                    for k, v in zip(node.value.keys, node.value.values)):
-                names.add(node.targets[0].id)
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            continue
+        if isinstance(node.value, ast.Call) and _holds_until_released(node.value, names):
+            names.add(node.targets[0].id)
+        if isinstance(node.value, ast.Dict) and any(
+                isinstance(k, ast.Constant) and k.value == "continuous_update"
+                and isinstance(v, ast.Constant) and v.value is False
+                for k, v in zip(node.value.keys, node.value.values)):
+            names.add(node.targets[0].id)
     return names
 
 
@@ -101,6 +106,82 @@ def test_explorer_sliders_update_when_let_go(path):
         assert not loose, f"sliders that redraw while dragged: {loose}"
 
 
+#: The ipywidgets controls a chapter's explorer may build.
+WIDGETS = re.compile(r"(Slider|Dropdown|Checkbox|ToggleButtons|RadioButtons)$")
+CYRILLIC = re.compile("[а-яё]", re.I)
+
+
+def unlabelled_widgets(source: str, russian: bool = False) -> list[str]:
+    """The controls of an ``interact(...)`` cell that a student would see under an
+    identifier (``pass1``, ``kmax``) instead of words: a widget built without a
+    ``description`` string (in Russian, for the Russian edition), and a parameter of
+    ``interact`` given no widget, which ipywidgets labels with its name."""
+    tree = ast.parse(source)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        if name == "interact":
+            found += [f"{kw.arg}={ast.unparse(kw.value)[:30]}: not a widget"
+                      for kw in node.keywords if kw.arg and not (
+                          isinstance(kw.value, ast.Call)
+                          and WIDGETS.search(ast.unparse(kw.value.func)))]
+        elif WIDGETS.search(name):
+            words = next((kw.value for kw in node.keywords if kw.arg == "description"),
+                         None)
+            if not (isinstance(words, ast.Constant) and isinstance(words.value, str)
+                    and words.value.strip()):
+                found.append(f"{ast.unparse(node)[:50]}: no description in words")
+            elif russian and not CYRILLIC.search(words.value):
+                found.append(f"{words.value!r}: not in Russian")
+    return found
+
+
+def _explore_signature(cells) -> set[str]:
+    """The parameters of the chapter's ``explore`` that have a default (interact would
+    make a widget for each, labelled with the parameter's name)."""
+    for source in cells:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef) and node.name == "explore":
+                args = node.args.args
+                return {a.arg for a in args[len(args) - len(node.args.defaults):]}
+    return set()
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_every_explorer_control_is_labelled_in_words(path):
+    """In JupyterLab a slider shows its ``description`` beside it, or else its parameter
+    name: each control of the chapter's ``## Explore it yourself`` explorer names what it
+    sets in the reader's words (the Russian edition in Russian, via the code catalogs)."""
+    cells = ["".join(c["source"]) for c in _code_cells(path)]
+    explorers = [c for c in cells if "interact(" in c]
+    assert explorers, "no interact explorer"
+    russian = path.parent.parent.name == "ru"
+    for source in explorers:
+        problems = unlabelled_widgets(source, russian)
+        given = {kw.arg for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.Call) and ast.unparse(node.func) == "interact"
+                 for kw in node.keywords}
+        problems += [f"{name}: a default of explore with no widget"
+                     for name in _explore_signature(cells) - given]
+        assert not problems, problems
+
+
+def test_the_label_check_finds_each_kind_of_unlabelled_control():
+    good = ('interact(f, a=FloatSlider(value=1, description="hours down"),\n'
+            '         b=Dropdown(options=[1], description="profile"))')
+    assert unlabelled_widgets(good) == []
+    assert unlabelled_widgets(good, russian=True) == [
+        "'hours down': not in Russian", "'profile': not in Russian"]
+    assert unlabelled_widgets(good.replace("hours down", "часы простоя").replace(
+        "profile", "профиль"), russian=True) == []
+    for bad in ('interact(f, a=FloatSlider(value=1))', 'interact(f, a=(0, 1, 0.1))',
+                'interact(f, a=IntSlider(value=1, description=""))',
+                'interact(f, a=Checkbox(value=True, description=name))'):
+        assert len(unlabelled_widgets(bad)) == 1, bad
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_every_stored_figure_and_animation_has_alt_text_in_its_cell(path):
     """myst-nb (figures) and book/_ext/reader_pages.py (jshtml animations) take a cell's
@@ -116,3 +197,113 @@ def test_every_stored_figure_and_animation_has_alt_text_in_its_cell(path):
         if not (alt or "").strip():
             missing.append(i)
     assert not missing, f"code cells (index) with a figure but no alt text: {missing}"
+
+
+# --- one convention: glue beside the prose, figure modules by one name, helpers unrenamed ---
+
+#: A glue key cited in Markdown: the role ``{glue:text}`key:.1%|run|runs` `` (or any other
+#: glue role) and the directive ``{glue:figure} key``.
+GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`:|]+)")
+GLUE_DIRECTIVE = re.compile(r"^[`:]{3,}\{glue(?::\w+)?\}\s+(\S+)", re.M)
+
+
+def _glued_keys(cell) -> set[str]:
+    """The keys a code cell glues: the keyword names of its ``glue_values`` calls, and the
+    names its stored outputs carry (which also covers keys built in a loop)."""
+    keys = {output["metadata"]["scrapbook"]["name"] for output in cell.get("outputs", [])
+            if "scrapbook" in output.get("metadata", {})}
+    for node in ast.walk(ast.parse("".join(cell["source"]))):
+        if isinstance(node, ast.Call) and getattr(
+                node.func, "id", getattr(node.func, "attr", None)) == "glue_values":
+            keys |= {keyword.arg for keyword in node.keywords if keyword.arg}
+    return keys
+
+
+def glue_cited_before_set(cells) -> list[tuple[int, str]]:
+    """(markdown cell index, key) for every glue key a Markdown cell cites before any
+    earlier code cell has glued it (a key glued nowhere counts too)."""
+    glued, early = set(), []
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            glued |= _glued_keys(cell)
+        elif cell["cell_type"] == "markdown":
+            cited = GLUE_ROLE.findall(source) + GLUE_DIRECTIVE.findall(source)
+            early += [(i, key) for key in dict.fromkeys(cited) if key not in glued]
+    return early
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_every_glue_key_is_set_before_the_prose_cites_it(path):
+    """Numbers are glued beside the paragraph that cites them, in a code cell above it,
+    not all together at the end of the chapter."""
+    early = glue_cited_before_set(json.loads(path.read_text())["cells"])
+    assert not early, f"(markdown cell, glue key) cited before a code cell sets it: " \
+                      f"{early[:5]}"
+
+
+def test_the_glue_order_check_finds_a_key_glued_after_its_paragraph():
+    def code(source):
+        return {"cell_type": "code", "source": source, "outputs": []}
+
+    def prose(source):
+        return {"cell_type": "markdown", "source": source}
+
+    glued_late = [prose("Ten steps succeed {glue:text}`ch_ten:.1%` of the time."),
+                  code("glue_values(ch_ten=ten)")]
+    assert glue_cited_before_set(glued_late) == [(0, "ch_ten")]
+    assert glue_cited_before_set(glued_late[::-1]) == []
+    assert glue_cited_before_set([prose("```{glue:figure} ch_fig\n```")]) == [(0, "ch_fig")]
+
+
+def _imports(path):
+    for cell in _code_cells(path):
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                yield node
+
+
+def import_problems(nodes) -> list[str]:
+    """Imports that break the chapters' one pattern: a figure module is imported as
+    ``from reliability.figures import retries as fig_retries`` (its own name, after
+    ``fig_``, so it never hides the model module of the same name), nothing is imported
+    from inside a figure module, and no helper of the package is renamed."""
+    found = []
+    for node in nodes:
+        module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+        for alias in node.names:
+            name = f"{module}.{alias.name}" if module else alias.name
+            if isinstance(node, ast.Import) and alias.name.startswith("reliability.figures"):
+                found.append(f"import {alias.name}")
+            elif module == "reliability.figures":
+                if alias.asname != f"fig_{alias.name}":
+                    found.append(f"{name} as {alias.asname}: not as fig_{alias.name}")
+            elif module.startswith("reliability.figures."):
+                found.append(f"{name}: imported from a figure module")
+            elif (module.split(".")[0] == "reliability" and alias.asname
+                  and alias.asname != alias.name):
+                found.append(f"{name} renamed {alias.asname}")
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_figure_modules_and_helpers_are_imported_one_way(path):
+    problems = import_problems(_imports(path))
+    assert not problems, problems
+
+
+def test_the_import_check_finds_each_kind_of_break():
+    def imports(source):
+        return [node for node in ast.walk(ast.parse(source))
+                if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+    assert import_problems(imports(
+        "from reliability.figures import chain as fig_chain\n"
+        "from reliability.notebook import fmt, table\n"
+        "from reliability import passk\nimport numpy as np")) == []
+    for source in ("from reliability.figures import passk as figures",
+                   "from reliability.figures import chain",
+                   "from reliability.figures.retries import sweep",
+                   "import reliability.figures.chain",
+                   "from reliability.notebook import table as show_table"):
+        assert len(import_problems(imports(source))) == 1, source

@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 from reliability import Verifier, Workflow
 from reliability.figures import retries, verifiers
 from reliability.stats import binomial_standard_error
+from reliability.workflow import attempt_cost, ceiling
 
 BASE = Workflow(steps=10, attempts=3)
 
 
 def test_ceiling_without_verifier_is_c_over_c_plus_w_to_the_n():
     wf = Workflow(steps=10, error=0.05, silent=0.03, attempts=3)
-    assert retries.ceiling(wf) == pytest.approx((0.92 / 0.95) ** 10, rel=1e-12)
+    assert ceiling(wf) == pytest.approx((0.92 / 0.95) ** 10, rel=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -32,7 +33,7 @@ def test_success_climbs_towards_the_ceiling_and_never_passes_it(error, silent, s
                                                                 recall, false_reject):
     wf = Workflow(steps=steps, error=error, silent=silent,
                   verifier=Verifier(recall, false_reject))
-    top = retries.ceiling(wf)
+    top = ceiling(wf)
     rates = [replace(wf, attempts=a).success() for a in (1, 2, 5, 20)]
     assert all(x <= y + 1e-12 for x, y in zip(rates, rates[1:]))
     assert rates[-1] <= top + 1e-12
@@ -42,19 +43,19 @@ def test_success_climbs_towards_the_ceiling_and_never_passes_it(error, silent, s
 
 def test_ceiling_is_zero_when_nothing_is_ever_accepted():
     wf = Workflow(error=1.0, silent=0.0, attempts=3)
-    assert retries.ceiling(wf) == 0.0
+    assert ceiling(wf) == 0.0
 
 
 def test_simulated_attempts_per_run_match_the_closed_form_within_four_se():
     for wf in (BASE, replace(BASE, steps=30, error=0.3),
                replace(BASE, verifier=Verifier(0.8, 0.05))):
-        cost = retries.attempt_cost(wf, runs=6000, seed=5)
+        cost = attempt_cost(wf, runs=6000, seed=5)
         assert abs(cost["simulated"] - cost["closed"]) < 4 * cost["se"]
         assert cost["low"] < cost["simulated"] < cost["high"]
 
 
 def test_no_stop_cost_is_n_times_s_a_and_exceeds_the_closed_form():
-    cost = retries.attempt_cost(BASE, runs=100, seed=1)
+    cost = attempt_cost(BASE, runs=100, seed=1)
     assert cost["no_stop"] == pytest.approx(10 * 1.0525)
     assert cost["no_stop"] > cost["closed"]
 
@@ -107,8 +108,8 @@ def test_tradeoff_lines_simulations_sit_on_the_closed_forms():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: retries.ceiling("wf"),
-    lambda: retries.attempt_cost(BASE, runs=1, seed=0),
+    lambda: ceiling("wf"),
+    lambda: attempt_cost(BASE, runs=1, seed=0),
     lambda: retries.sweep([], runs=10, seed=0),
     lambda: retries.sweep([BASE], runs=10, seed=-1),
     lambda: verifiers.tradeoff_grid(BASE, [1.2], [0.0]),
@@ -124,7 +125,7 @@ def test_bad_inputs_are_refused(call):
 def test_figures_have_labelled_axes_and_titles():
     attempts = [1, 2, 3]
     table = retries.sweep([replace(BASE, attempts=a) for a in attempts], runs=200, seed=0)
-    fig = retries.plot_attempts(attempts, table, ceiling_value=retries.ceiling(BASE),
+    fig = retries.plot_attempts(attempts, table, ceiling_value=ceiling(BASE),
                                 title="Retries climb to a ceiling")
     grid = verifiers.tradeoff_grid(BASE, [0, 0.5, 1], [0, 0.1, 0.2])
     fig2 = verifiers.plot_tradeoff(grid, mark=Verifier(), title="Trade-off")
@@ -142,14 +143,14 @@ def test_figures_have_labelled_axes_and_titles():
 def test_attempt_cost_when_every_run_costs_the_same(error, cost):
     # No attempt ever fails (10 attempts per run) or every one does (3, then stop): the
     # standard error is 0, so a gap is 0 when it agrees and infinite when it does not.
-    result = retries.attempt_cost(replace(BASE, error=error, silent=0.0), runs=50, seed=0)
+    result = attempt_cost(replace(BASE, error=error, silent=0.0), runs=50, seed=0)
     assert result["se"] == 0.0 and result["simulated"] == result["closed"] == cost
     assert result["gap_in_se"] == 0.0
     assert result["no_stop_gap_in_se"] == (0.0 if error == 0.0 else -np.inf)
 
 
 def test_attempt_cost_measures_the_no_stop_gap_in_standard_errors():
-    result = retries.attempt_cost(replace(BASE, error=0.3), runs=500, seed=4)
+    result = attempt_cost(replace(BASE, error=0.3), runs=500, seed=4)
     expected = (result["simulated"] - result["no_stop"]) / result["se"]
     assert result["no_stop_gap_in_se"] == pytest.approx(expected)
     assert result["no_stop_gap_in_se"] < -4  # many runs stop early: n S_A is too high
@@ -172,7 +173,7 @@ def test_tradeoff_map_when_every_verifier_costs_the_same():
 
 
 def test_cost_frame_shows_the_interval_and_the_gap_in_standard_errors():
-    cost = retries.attempt_cost(BASE, runs=2000, seed=3)
+    cost = attempt_cost(BASE, runs=2000, seed=3)
     frame = retries.cost_frame([cost])
     assert frame["closed form"].tolist() == [f"{cost['closed']:.4f}"]
     assert frame["95% interval"][0] == f"{cost['low']:.4f} to {cost['high']:.4f}"

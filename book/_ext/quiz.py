@@ -62,7 +62,7 @@ def _pass_hat():
 
 def _ceiling():
     from reliability import Workflow
-    from reliability.figures.retries import ceiling
+    from reliability.workflow import ceiling
     return 100 * ceiling(Workflow())
 
 

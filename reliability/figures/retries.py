@@ -14,7 +14,6 @@ because a silent wrong answer is accepted like a right one and never retried.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -25,8 +24,7 @@ from .. import _validate
 from . import _checks
 from ..i18n import N_, _, fill_slots
 from ..notebook import PALETTE, percent_axis
-from ..stats import z_value
-from ..workflow import Workflow
+from ..workflow import Workflow, ceiling, mean_attempts_interval
 from ..live import nearest
 from .chain import _decay, interval_text, plot_decay
 from ..numbers import fmt
@@ -34,9 +32,10 @@ from ..numbers import fmt
 if TYPE_CHECKING:  # the tables' type, for the annotations only
     import pandas as pd
 
-__all__ = ["ceiling", "attempt_cost", "sweep", "cost_frame", "sweep_frame",
-           "plot_attempts", "plot_steps", "draw_attempts_frame", "plot_explorer",
-           "live_retries"]
+# ceiling and attempt_cost, the numbers the chapters cite, are the model's
+# (reliability.workflow); the figures draw them.
+__all__ = ["sweep", "cost_frame", "sweep_frame", "plot_attempts", "plot_steps",
+           "draw_attempts_frame", "plot_explorer", "live_retries"]
 
 #: The ceiling is drawn as a wide pale band behind the lines, so a closed form that
 #: reaches it stays visible inside it instead of hiding the ceiling's own line.
@@ -65,60 +64,6 @@ def _workflow(name: str, value) -> Workflow:
     return value
 
 
-def ceiling(workflow: Workflow) -> float:
-    r"""Success with unlimited attempts: :math:`\lim_{A\to\infty} (a S_A)^n = (a/(a+b))^n`.
-
-    Every attempt is retried with :math:`r = 1 - a - b`, so once a step stops it stopped on
-    an accepted answer, which is right with probability :math:`a/(a+b)`. When nothing is
-    ever accepted (:math:`a + b = 0`) no run can succeed and the ceiling is 0.
-    """
-    _workflow("workflow", workflow)
-    accepted = workflow.a + workflow.b
-    if accepted == 0.0:
-        return 0.0
-    return float((workflow.a / accepted) ** workflow.steps)
-
-
-def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.95) -> dict:
-    r"""Expected attempts per run in closed form beside a simulated mean.
-
-    The simulated mean carries its standard error :math:`s/\sqrt{\text{runs}}` (``s`` the
-    sample standard deviation of attempts per run, ``ddof=1``) and a normal interval
-    :math:`\bar x \pm z\,\text{SE}`; ``gap_in_se`` is (simulated - closed) / SE.
-    Also returned: ``no_stop``, the cost :math:`n S_A` if no run ever stopped early, and
-    ``no_stop_gap_in_se``, (simulated - no_stop) / SE. When every run costs the same
-    (SE = 0, e.g. no attempt ever fails, or every one does) a gap is 0 if the two agree
-    and infinite if they do not.
-    """
-    _workflow("workflow", workflow)
-    runs = _validate.whole("runs", runs, minimum=2)
-    _validate.seed(seed)
-    _validate.confidence(confidence)
-    sim = workflow.simulate(runs=runs, seed=seed)
-    mean, se, low, high = _mean_interval(sim, z_value(confidence))
-    closed, no_stop = workflow.expected_attempts(), workflow.S_A * workflow.steps
-    return {"closed": closed, "no_stop": no_stop, "simulated": mean,
-            "se": se, "low": low, "high": high, "runs": runs,
-            "gap_in_se": _in_se(mean, closed, se),
-            "no_stop_gap_in_se": _in_se(mean, no_stop, se)}
-
-
-def _in_se(mean, reference, se):
-    """(mean - reference) / se; with se = 0 the runs all cost the same, so the gap is
-    0 when the two agree (to rounding) and infinite when they do not."""
-    if se > 0:
-        return (mean - reference) / se
-    if math.isclose(mean, reference, rel_tol=1e-9, abs_tol=1e-12):
-        return 0.0
-    return math.copysign(math.inf, mean - reference)
-
-
-def _mean_interval(sim, z):
-    mean = sim.mean_attempts
-    se = float(np.std(sim.attempts_per_run, ddof=1) / np.sqrt(sim.runs))
-    return mean, se, mean - z * se, mean + z * se
-
-
 def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
     """Closed forms and seeded simulations for a list of workflows, one row each.
 
@@ -134,11 +79,10 @@ def sweep(workflows, *, runs: int, seed: int, confidence: float = 0.95) -> dict:
     runs = _validate.whole("runs", runs, minimum=2)
     seed = _validate.whole("seed", seed, minimum=0)
     _validate.confidence(confidence)
-    z = z_value(confidence)
     rows = []
     for k, wf in enumerate(workflows):
         sim = wf.simulate(runs=runs, seed=seed + k)
-        mean, unused, low, high = _mean_interval(sim, z)
+        mean, unused, low, high = mean_attempts_interval(sim, confidence)
         rows.append((wf.success(), sim.rate, *sim.interval(confidence),
                      wf.expected_attempts(), mean, low, high))
     columns = np.array(rows, dtype=float).T
@@ -199,29 +143,29 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
     _validate.probability("ceiling_value", ceiling_value)
     _validate.text("title", title)
     attempts = np.asarray(attempts)
-    fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 7.5))
-    left.axhline(ceiling_value, **_CEILING_STYLE,
-                 label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
-                     ceiling=ceiling_value))
-    left.plot(attempts, table["closed"], color=PALETTE["blue"], label=_("closed form"))
-    left.errorbar(attempts, table["rate"],
-                  yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
-                  fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
-                  label=_("simulated, 95% interval"))
-    left.set(xlabel=_("attempts per step A"), ylabel=_("share of runs\nthat succeed"),
-             ylim=(0, 1.02))
-    percent_axis(left.yaxis)
-    left.legend(loc="lower right")
-    right.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
-               label=_("closed form"))
-    right.errorbar(attempts, table["mean_attempts"],
-                   yerr=[table["mean_attempts"] - table["attempts_low"],
-                         table["attempts_high"] - table["mean_attempts"]],
-                   fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
-                   label=_("simulated mean, 95% interval"))
-    right.set(xlabel=_("attempts per step A"), ylabel=_("attempts per run\n(mean)"))
-    right.legend(loc="lower right")
-    for ax in (left, right):
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 7.5))
+    top.axhline(ceiling_value, **_CEILING_STYLE,
+                label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
+                    ceiling=ceiling_value))
+    top.plot(attempts, table["closed"], color=PALETTE["blue"], label=_("closed form"))
+    top.errorbar(attempts, table["rate"],
+                 yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
+                 fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                 label=_("simulated, 95% interval"))
+    top.set(xlabel=_("attempts per step A"), ylabel=_("share of runs\nthat succeed"),
+            ylim=(0, 1.02))
+    percent_axis(top.yaxis)
+    top.legend(loc="lower right")
+    bottom.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
+                label=_("closed form"))
+    bottom.errorbar(attempts, table["mean_attempts"],
+                    yerr=[table["mean_attempts"] - table["attempts_low"],
+                          table["attempts_high"] - table["mean_attempts"]],
+                    fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
+                    label=_("simulated mean, 95% interval"))
+    bottom.set(xlabel=_("attempts per step A"), ylabel=_("attempts per run\n(mean)"))
+    bottom.legend(loc="lower right")
+    for ax in (top, bottom):
         ax.set_xticks(attempts)
     fig.suptitle(title)
     fig.tight_layout()

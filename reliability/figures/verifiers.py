@@ -93,8 +93,8 @@ def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
 
 
 def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
-    """Two contour maps over (false rejection, recall): success (left), attempts per run
-    (right), closed forms; ``mark`` is drawn as a point on both."""
+    """Two contour maps over (false rejection, recall): success (top), attempts per run
+    (bottom), closed forms; ``mark`` is drawn as a point on both."""
     _checks.columns("grid", grid, _GRID_KEYS, what="tradeoff_grid result")
     _verifier("mark", mark)
     _validate.text("title", title)
@@ -146,7 +146,7 @@ def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: i
 
 
 def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: str):
-    """Success (left) and attempts per run (right) against false rejection, one colour per
+    """Success (top) and attempts per run (bottom) against false rejection, one colour per
     recall: lines are closed forms, dots simulated with 95 % intervals; the grey line is
     the same workflow without a verifier."""
     base = _workflow(base)
@@ -160,26 +160,26 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     dense = np.linspace(0.0, false_rejects.max(), 61)
     colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
     # Stacked, not side by side, so the text stays large enough on a phone.
-    fig, (left, right) = plt.subplots(2, 1, figsize=(7.0, 8.0))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 8.0))
     for colour, (d, table) in zip(colours, tables.items()):
         closed = [replace(base, verifier=Verifier(d, float(f))) for f in dense]
         for ax, line, key, low, high in (
-                (left, [w.success() for w in closed], "rate", "low", "high"),
-                (right, [w.expected_attempts() for w in closed], "mean_attempts",
+                (top, [w.success() for w in closed], "rate", "low", "high"),
+                (bottom, [w.expected_attempts() for w in closed], "mean_attempts",
                  "attempts_low", "attempts_high")):
             ax.plot(dense, line, color=colour, label=_("recall d = {d:g}").format(d=d))
             ax.errorbar(false_rejects, table[key],
                         yerr=[table[key] - table[low], table[high] - table[key]],
                         fmt="o", ms=3.5, capsize=2, color=colour)
-    left.axhline(base.success(), color=PALETTE["grey"], ls="--", label=_("no verifier"))
-    right.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
-                  label=_("no verifier"))
-    left.set(xlabel=_("false rejection f"), ylabel=_("share of runs\nthat succeed"),
-             ylim=(0, 1.02))
-    percent_axis(left.yaxis)
-    right.set(xlabel=_("false rejection f"), ylabel=_("attempts per run\n(mean)"))
+    top.axhline(base.success(), color=PALETTE["grey"], ls="--", label=_("no verifier"))
+    bottom.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
+                   label=_("no verifier"))
+    top.set(xlabel=_("false rejection f"), ylabel=_("share of runs\nthat succeed"),
+            ylim=(0, 1.02))
+    percent_axis(top.yaxis)
+    bottom.set(xlabel=_("false rejection f"), ylabel=_("attempts per run\n(mean)"))
     # One legend: both panels use the same colours, and the lower one has no free corner.
-    left.legend(loc="lower left", ncol=2)
+    top.legend(loc="lower left", ncol=2)
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -496,6 +496,22 @@ def ceiling(workflow: Workflow) -> float:
     Every attempt is retried with :math:`r = 1 - a - b`, so once a step stops it stopped on
     an accepted answer, which is right with probability :math:`a/(a+b)`. When nothing is
     ever accepted (:math:`a + b = 0`) no run can succeed and the ceiling is 0.
+
+    Parameters
+    ----------
+    workflow : Workflow
+        The chain; its ``attempts`` does not matter (the limit takes them to infinity).
+
+    Returns
+    -------
+    float
+        The share of runs that succeed however many attempts each step is given.
+
+    Examples
+    --------
+    >>> from reliability.workflow import Workflow, ceiling
+    >>> round(ceiling(Workflow(steps=10, error=0.05, silent=0.03, attempts=3)), 3)
+    0.726
     """
     _a_workflow(workflow)
     accepted = workflow.a + workflow.b
@@ -514,6 +530,31 @@ def attempt_cost(workflow: Workflow, *, runs: int, seed, confidence: float = 0.9
     ``no_stop_gap_in_se``, (simulated - no_stop) / SE. When every run costs the same
     (SE = 0, e.g. no attempt ever fails, or every one does) a gap is 0 if the two agree
     and infinite if they do not.
+
+    Parameters
+    ----------
+    workflow : Workflow
+        The chain to cost.
+    runs : int
+        Simulated runs, at least 2 (a standard error needs two).
+    seed : int or numpy.random.Generator
+        Seeds the simulation (:meth:`Workflow.simulate`).
+    confidence : float, optional
+        The normal interval's confidence, in (0, 1); 0.95 by default.
+
+    Returns
+    -------
+    dict
+        ``closed``, ``no_stop``, ``simulated``, ``se``, ``low``, ``high``, ``runs``,
+        ``gap_in_se`` and ``no_stop_gap_in_se``, as above.
+
+    Examples
+    --------
+    >>> from reliability.workflow import Workflow, attempt_cost
+    >>> cost = attempt_cost(Workflow(steps=10, error=0.05, silent=0.03, attempts=3),
+    ...                     runs=2000, seed=1)
+    >>> round(cost["closed"], 2), cost["low"] <= cost["closed"] <= cost["high"]
+    (10.52, True)
     """
     _a_workflow(workflow)
     runs = _validate.whole("runs", runs, minimum=2)
@@ -540,8 +581,29 @@ def _in_se(mean, reference, se):
 
 def mean_attempts_interval(simulation: Simulation, confidence: float = 0.95):
     r"""A simulation's mean attempts per run with its standard error and normal interval:
-    ``(mean, se, low, high)``, :math:`\text{SE} = s/\sqrt{\text{runs}}` (``s`` the sample
-    standard deviation, ``ddof=1``) and :math:`\bar x \pm z\,\text{SE}`."""
+    :math:`\text{SE} = s/\sqrt{\text{runs}}` (``s`` the sample standard deviation,
+    ``ddof=1``) and :math:`\bar x \pm z\,\text{SE}`.
+
+    Parameters
+    ----------
+    simulation : Simulation
+        What :meth:`Workflow.simulate` returned.
+    confidence : float, optional
+        The interval's confidence, in (0, 1); 0.95 by default.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, se, low, high)``.
+
+    Examples
+    --------
+    >>> from reliability.workflow import Workflow, mean_attempts_interval
+    >>> runs = Workflow(steps=10, error=0.05, silent=0.03, attempts=3).simulate(2000, 1)
+    >>> mean, se, low, high = mean_attempts_interval(runs)
+    >>> round(mean, 2), low < mean < high
+    (10.53, True)
+    """
     _validate.instance("simulation", simulation, Simulation)
     z = z_value(_validate.confidence(confidence))
     mean = simulation.mean_attempts

@@ -157,6 +157,16 @@ def toc_pages(root: Path = ROOT) -> list[str]:
     return [str(Path(page).with_suffix("")) for page in pages]
 
 
+#: Pages of the web book the PDF leaves out: the API reference is the package's
+#: docstrings (some 47 sheets), for a reader at the code, not on paper.
+NOT_PRINTED = {"book/api"}
+
+
+def printed_pages(root: Path = ROOT) -> list[str]:
+    """The pages the PDF prints, in order: :func:`toc_pages` less :data:`NOT_PRINTED`."""
+    return [page for page in toc_pages(root) if page not in NOT_PRINTED]
+
+
 def toc_parts(root: Path = ROOT) -> list[tuple[str, list[str]]]:
     """The table of contents as (part caption, its pages); the root page's part is ""."""
     toc = yaml.safe_load((root / "_toc.yml").read_text())
@@ -174,8 +184,10 @@ def toc_parts(root: Path = ROOT) -> list[tuple[str, list[str]]]:
     if toc.get("chapters"):
         parts.append(("", []))
         walk(toc.get("chapters"), parts[-1][1])
-    return [(caption, [str(Path(page).with_suffix("")) for page in pages])
-            for caption, pages in parts if pages]
+    parts = [(caption, [str(Path(page).with_suffix("")) for page in pages])
+             for caption, pages in parts]
+    return [(caption, [page for page in pages if page not in NOT_PRINTED])
+            for caption, pages in parts if set(pages) - NOT_PRINTED]
 
 
 @contextmanager
@@ -450,7 +462,7 @@ def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
     _ = translator(language, "book_pdf")
     heading = _("Contents")
     title, author = config.get("title", "Book"), config.get("author", "")
-    pages, parts = toc_pages(root), toc_parts(root)
+    pages, parts = printed_pages(root), toc_parts(root)
     with browser(html) as (context, base):
         printed = print_pages(context, base, html, pages)
         titles = {page: page_title for page, page_title, _data in printed}

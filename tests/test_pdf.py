@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild.book_pdf import PDF_NAME, toc_pages
+from bookbuild.book_pdf import PDF_NAME, printed_pages
 from bookbuild.run import ROOT
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
@@ -77,7 +77,7 @@ def book(built_site, edition):
 
 @pytest.fixture(scope="module")
 def pages(edition):
-    return toc_pages(SOURCES[edition])
+    return printed_pages(SOURCES[edition])
 
 
 @pytest.fixture(scope="module")
@@ -351,17 +351,15 @@ def test_the_russian_pdf_says_nothing_in_english(layout, sections, pages, editio
     outputs: no English clause, no two English words in a row, no English function word
     on a short line. Code (a monospace font) and maths are not prose, a citation names a
     work as published, the references page lists the works so and the glossary gives
-    each term in English too. The API page prints the package's docstrings, English in
-    both editions (marked lang="en" on the web page, whose Russian prose
-    tests/test_book.py's check of the Russian pages reads)."""
+    each term in English too."""
     from bookbuild import catalogs as translate
 
     if edition != "ru":
         pytest.skip("the English edition is in English")
     english = []
     for page, (title, start, end) in zip(pages, sections):
-        if page in ("book/references", "book/glossary", "book/api"):
-            continue  # the works as published; each term in both languages; docstrings
+        if page in ("book/references", "book/glossary"):
+            continue  # the works as published; each term in both languages
         for number in range(start, end):
             for line in layout[number].prose:
                 for name in NAMES:

@@ -17,6 +17,16 @@ so a second pass over the same site changes nothing.
   waited for); the frames go to ``_images`` as PNG files that the player loads by URL
   (it fetches them all when it starts, so playing never waits), and the player's image
   gets the frame's width and height, so its space is kept before the frame arrives.
+  The player fetched every frame as it started, before the page's first paint (ch03:
+  180 KB that a phone's first screen waited behind); it now shows a frame by its URL
+  and fetches the others once the page has loaded, so playing still never waits.
+* Code is drawn on a phone only when it nears the screen. A chapter's code cells are
+  most of its elements (each token of the highlighting is a ``<span>``: three thousand
+  in ch03), and laying them all out before the first paint cost a phone a second.
+  figures.css gives each code block ``content-visibility: auto`` on narrow screens,
+  with the height it will have (``--lines``, written here into each ``<pre>``) kept
+  until it is drawn, so the page's length and the place of every section stay as they
+  are. A desktop draws everything at once, as before.
 """
 
 from __future__ import annotations
@@ -217,11 +227,65 @@ def animation_frames_to_files(site: Path) -> int:
     return moved
 
 
+# A highlighted code block as Pygments writes it: <div class="highlight"><pre>...</pre>
+_CODE_BLOCK = re.compile(r'(<div class="highlight"><pre)>(.*?</pre>)', re.S)
+
+
+def code_block_heights(site: Path) -> int:
+    """Write each code block's number of lines into its ``<pre>`` as ``--lines`` (see
+    the module docstring; figures.css turns it into the block's height). Returns the
+    number of blocks marked."""
+    marked = 0
+    for static in _static_folders(site):
+        for page in _pages(static.parent):
+            text = page.read_text(encoding="utf-8")
+
+            def mark(match):
+                nonlocal marked
+                marked += 1
+                lines = match[2].removesuffix("</pre>").rstrip("\n").count("\n") + 1
+                return f'{match[1]} style="--lines:{lines}">{match[2]}'
+
+            updated = _CODE_BLOCK.sub(mark, text)
+            if updated != text:
+                page.write_text(updated, encoding="utf-8")
+    return marked
+
+
+# matplotlib's player, as it starts: every frame fetched at once
+_PRELOAD = re.compile(r"this\.frames\[i\] = new Image\(\);\s*"
+                      r"this\.frames\[i\]\.src = frames\[i\];")
+_LAZY = """this.frames[i] = {src: frames[i]};  /* shown by its URL: fast_pages.py */
+     if (i === 0) (function (urls) {
+       function fetchAll() { urls.forEach(function (url) { new Image().src = url; }); }
+       if (document.readyState === "complete") fetchAll();
+       else window.addEventListener("load", fetchAll);
+     })(frames);"""
+
+
+def frames_after_load(site: Path) -> int:
+    """Make every animation player fetch its frames once the page has loaded instead of
+    as it starts (see the module docstring). Returns the number of players changed."""
+    changed = 0
+    for static in _static_folders(site):
+        for page in _pages(static.parent):
+            text = page.read_text(encoding="utf-8")
+            if "function Animation(" not in text:
+                continue
+            updated, count = _PRELOAD.subn(_LAZY, text)
+            if count:
+                changed += count
+                page.write_text(updated, encoding="utf-8")
+    return changed
+
+
 def optimise(site: Path) -> dict:
     """Every step above over a built site (both editions); how much each did."""
     site = Path(site)
     return {"frames": animation_frames_to_files(site),
-            "fonts": subset_icon_fonts(site)}
+            "frames_after_load": frames_after_load(site),
+            "fonts": subset_icon_fonts(site),
+            "code_blocks": code_block_heights(site)}
 
 
 if __name__ == "__main__":

@@ -116,8 +116,9 @@
     /* How wide a text is drawn in the chart's font, so a long title (Russian words are
        longer) wraps onto a second line instead of running off a phone's narrow chart. */
     var measure = document.createElement("canvas").getContext("2d");
+    var fontFamily = "sans-serif";  // the chart's, read once with its width (measured)
     function textWidth(text, weight, size) {
-      measure.font = weight + " " + size + "px " + (getComputedStyle(figure).fontFamily || "sans-serif");
+      measure.font = weight + " " + size + "px " + fontFamily;
       return measure.measureText(text).width;
     }
     function wrapped(text, room) {
@@ -130,8 +131,10 @@
       return line ? lines.concat([line]) : lines;
     }
 
-    function draw() {
-      var width = Math.max(280, figure.clientWidth || 640);
+    /* width: the chart's column as measured by start(), which reads every width of the
+       page at once; without it, read here (a move of a control: one layout). */
+    function draw(measured) {
+      var width = Math.max(280, (measured === undefined ? figure.clientWidth : measured) || 640);
       var height = Math.round(Math.min(420, Math.max(260, width * 0.62)));
       var left = 58, right = 12, bottom = 46;
       var titleLines = data.title ? wrapped(data.title, width - left - right) : [];
@@ -202,14 +205,14 @@
       });
     }
 
-    function update(fromControl) {
+    function update(fromControl, measured) {
       controls.forEach(function (c) {
         var i = position[c.name];
         inputs[c.name].input.value = i;
         inputs[c.name].shown.textContent = c.shown[i];
         inputs[c.name].input.setAttribute("aria-valuetext", c.shown[i]);
       });
-      draw();
+      draw(measured);
       text.textContent = sentence();
       if (fromControl) {
         var params = new URLSearchParams(window.location.search);
@@ -220,11 +223,7 @@
       }
     }
 
-    update(false);
-    var lastWidth = figure.clientWidth;
-    window.addEventListener("resize", function () {
-      if (figure.clientWidth !== lastWidth) { lastWidth = figure.clientWidth; draw(); }
-    });
+    var lastWidth = null;
 
     registry[name] = {
       controls: controls.map(function (c) { return {name: c.name, values: c.values}; }),
@@ -244,6 +243,19 @@
       },
       text: function () { return text.textContent; }
     };
+    /* Reading and drawing are apart, so that start() and a resize read every chart's
+       width in one layout, then draw them all (one layout per chart was a second of a
+       phone's time on a long page: issue 29). */
+    return {
+      measure: function () {
+        fontFamily = getComputedStyle(figure).fontFamily || "sans-serif";
+        return figure.clientWidth;
+      },
+      show: function (width) {
+        if (lastWidth === null) { lastWidth = width; update(false, width); }
+        else if (width !== lastWidth) { lastWidth = width; draw(width); }
+      }
+    };
   }
 
   /* The link to the other edition keeps the reader's place: the section (#...) and the
@@ -259,12 +271,15 @@
   }
 
   /* A table wider than its column scrolls in a box of its own (its first column stays in
-     view: figures.css), and a line under it says so, in the page's language. */
+     view: figures.css), and a line under it says so, in the page's language. Boxing
+     every table comes first and measuring them after, all in one layout (a write
+     between two reads makes the browser lay the page out again: issue 29). */
   var SCROLLS = {en: "Scroll the table sideways for more columns.",
                  ru: "Прокрутите таблицу вбок: справа есть ещё столбцы."};
-  function wideTables() {
+  function boxTables() {
     var words = SCROLLS[(document.documentElement.lang || "en").slice(0, 2)] || SCROLLS.en;
-    document.querySelectorAll(".cell_output table").forEach(function (table) {
+    return Array.prototype.map.call(document.querySelectorAll(".cell_output table"),
+                                    function (table) {
       var box = table.parentElement;
       if (!box.classList.contains("table-scroll")) {
         box = make("div", {"class": "table-scroll", tabindex: "0", role: "region",
@@ -278,17 +293,66 @@
         note.textContent = words;
         box.parentElement.insertBefore(note, box.nextSibling);
       }
-      note.style.display = box.scrollWidth > box.clientWidth + 1 ? "block" : "none";
+      return {box: box, note: note};
     });
+  }
+  function wide(tables) {
+    return tables.map(function (t) { return t.box.scrollWidth > t.box.clientWidth + 1; });
+  }
+  function sayWhichScroll(tables, scrolls) {
+    tables.forEach(function (t, i) { t.note.style.display = scrolls[i] ? "block" : "none"; });
+  }
+
+  /* On a phone a code block is laid out only when it nears the screen (figures.css's
+     content-visibility). Until then the theme, which makes a block that scrolls sideways
+     reachable by Tab, cannot measure it and takes it out of the Tab order. So a block
+     not laid out yet stays reachable (most code scrolls sideways on a phone), and a
+     block is measured again when it is laid out, all such blocks at once. */
+  function codeTabStops() {
+    var CODE = "div.highlight > pre", pending = [];
+    function settle() {
+      var blocks = pending, scrolls;
+      pending = [];
+      scrolls = blocks.map(function (pre) {
+        return pre.scrollWidth > pre.clientWidth || pre.scrollHeight > pre.clientHeight;
+      });
+      blocks.forEach(function (pre, i) { pre.tabIndex = scrolls[i] ? 0 : -1; });
+    }
+    document.addEventListener("contentvisibilityautostatechange", function (event) {
+      if (event.skipped || !event.target.matches(CODE)) return;
+      if (!pending.length) setTimeout(settle, 0);
+      pending.push(event.target);
+    }, true);
+    function reachable() {
+      document.querySelectorAll(CODE).forEach(function (pre) {
+        var first = pre.firstElementChild;
+        if (first && first.checkVisibility &&
+            !first.checkVisibility({contentVisibilityAuto: true})) pre.tabIndex = 0;
+      });
+    }
+    // after the theme, which measures the blocks when the page has loaded
+    window.addEventListener("load", function () { setTimeout(reachable, 0); });
   }
 
   function start() {
     document.querySelectorAll(".edition-switch a").forEach(keepPlace);
-    wideTables();
-    window.addEventListener("resize", wideTables);
+    // every change to the page first, then every measure, then what the measures decide
+    var tables = boxTables(), explorers = [];
     document.querySelectorAll(".live-explorer").forEach(function (root) {
-      try { Explorer(root); } catch (error) { console.error("live explorer", error); }
+      try { explorers.push(Explorer(root)); } catch (error) { console.error("live explorer", error); }
     });
+    function layOut() {
+      var scrolls = wide(tables), widths = explorers.map(function (e) {
+        try { return e.measure(); } catch (error) { return 0; }
+      });
+      sayWhichScroll(tables, scrolls);
+      explorers.forEach(function (e, i) {
+        try { e.show(widths[i]); } catch (error) { console.error("live explorer", error); }
+      });
+    }
+    layOut();
+    window.addEventListener("resize", layOut);
+    codeTabStops();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

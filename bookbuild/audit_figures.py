@@ -42,10 +42,15 @@ def main(paths: list[str]) -> int:
         lines = audit(path)
         bad = [line for line in lines if line["problems"]]
         print(f"{path.name}: {len(lines)} figures drawn, {len(bad)} with problems")
+        # an animation's frames, or a figure drawn twice, are listed once
+        seen: dict[tuple, int] = {}
         for line in bad:
+            key = (line["title"], tuple(dict.fromkeys(line["problems"])))
+            seen[key] = seen.get(key, 0) + 1
+        for (title, problems), times in seen.items():
             found = True
-            print(f"  {line['title'] or '(untitled)'}")
-            for problem in dict.fromkeys(line["problems"]):
+            print(f"  {title or '(untitled)'}" + (f" ({times} times)" if times > 1 else ""))
+            for problem in problems:
                 print(f"    - {problem}")
     return 1 if found else 0
 

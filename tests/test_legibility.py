@@ -109,3 +109,22 @@ def test_small_text_is_reported_against_the_phone_column():
     wide = plt.figure(figsize=(7.0, 3.4))   # the old width shrinks 12.5-pt text too
     wide.add_subplot().set_xlabel("share")
     assert any("'share' is" in p for p in figure_problems(wide))
+
+
+def test_a_figure_saved_in_memory_carries_its_smallest_text_in_image_pixels():
+    """What a notebook's inline figure stores: the browser test scales this by the width
+    the page shows the image at (tests/test_browser.py)."""
+    import io
+
+    from PIL import Image
+
+    from reliability.notebook import TEXT_SIZE_KEY
+
+    fig, ax = _figure()
+    ax.set_xlabel("share", fontsize=14)
+    ax.tick_params(labelsize=10)   # the smallest text
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight")
+    image = Image.open(io.BytesIO(buffer.getvalue()))
+    assert float(image.text[TEXT_SIZE_KEY]) == pytest.approx(10 / 72 * 200, abs=0.01)
+    assert image.mode == "P"   # 256 colours: half the bytes, nothing visible lost

@@ -22,13 +22,15 @@ from __future__ import annotations
 from ..numbers import counted, fmt, interval, percent, points, said, yes_no
 from .animation import FRAME_COLOURS, FRAME_DPI, MAX_FRAMES, animation_html, scrubber
 from .glue import GLUE_DIGITS, glue_values, glued
-from .legibility import AUDIT_VARIABLE, MIN_TEXT_PX, PHONE_COLUMN_PX, figure_problems
+from .legibility import (AUDIT_VARIABLE, FIGURE_COLOURS, MIN_TEXT_PX, PHONE_COLUMN_PX,
+                         TEXT_SIZE_KEY, figure_problems)
 from .style import (FIGURE_WIDTH_IN, OUTCOME_COLOURS, PALETTE, TEXT_COLOURS, percent_axis,
                     setup)
 from .tables import table
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS",
-           "PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "FRAME_DPI",
+           "PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
+           "FIGURE_COLOURS", "FRAME_DPI",
            "FRAME_COLOURS", "MAX_FRAMES", "setup", "glue_values", "glued",
            "animation_html", "scrubber", "percent_axis", "figure_problems", "table",
            "fmt", "counted", "interval", "percent", "points", "said", "yes_no"]

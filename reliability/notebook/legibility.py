@@ -1,17 +1,20 @@
 """Whether a figure reads on a phone: text large enough in the narrowest column the page
 shows a figure in, no text over other text or past the figure's edge, no legend over the
-data (:func:`figure_problems`), and the audit the tests switch on to check every figure a
-chapter draws (:data:`AUDIT_VARIABLE`).
+data (:func:`figure_problems`); the audit the tests switch on to check every figure a
+chapter draws (:data:`AUDIT_VARIABLE`); and the smallest text's height each embedded PNG
+carries for the browser tests (:data:`TEXT_SIZE_KEY`).
 """
 
 from __future__ import annotations
 
 import json
 
+import matplotlib as mpl
+
 from .. import _validate
 
-__all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "figure_problems",
-           "painted_texts"]
+__all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
+           "FIGURE_COLOURS", "figure_problems", "painted_texts", "png_with_text"]
 
 #: The narrowest column a figure is shown in: a 390-px phone less the page's margins
 #: (measured in Chromium on the built page).
@@ -23,6 +26,14 @@ MIN_TEXT_PX = 13
 #: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
 #: this for every chapter run).
 AUDIT_VARIABLE = "RELIABILITY_FIGURE_AUDIT"
+#: The PNG text key under which every figure the book embeds (inline figures, animation
+#: frames) carries the height of its smallest text, in the image's own pixels: the
+#: browser tests scale it by the width the page shows the image at and compare it with
+#: the page's small print (tests/test_browser.py).
+TEXT_SIZE_KEY = "reliability-smallest-text-px"
+#: Colours an inline figure keeps: flat plots in a handful of palette colours lose
+#: nothing visible at 256 and weigh about half as much as a full-colour PNG.
+FIGURE_COLOURS = 256
 
 
 def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
@@ -235,4 +246,70 @@ def audit_every_figure(path: str) -> None:
         return original(canvas, *args, **kwargs)
 
     print_figure._audited = True
+    FigureCanvasBase.print_figure = print_figure
+
+
+def png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes:
+    """``data`` (a PNG) with ``text`` added to its text chunks (its own kept), and reduced
+    to ``colours`` (median cut, no dither: deterministic) when that is given and the
+    image is opaque."""
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    image = Image.open(io.BytesIO(data))
+    info = PngImagePlugin.PngInfo()
+    for key, value in {**getattr(image, "text", {}), **text}.items():
+        info.add_text(key, value)
+    opaque = image.convert("RGBA").getchannel("A").getextrema()[0] == 255
+    if colours and opaque:
+        image = image.convert("RGB").quantize(colors=colours,
+                                              method=Image.Quantize.MEDIANCUT,
+                                              dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True, pnginfo=info)
+    return out.getvalue()
+
+
+def record_text_size() -> None:
+    """Make every PNG a figure is saved to in memory (a notebook's inline figure, an
+    animation's frame) carry its smallest text's height in the image's pixels under
+    :data:`TEXT_SIZE_KEY`, and keep :data:`FIGURE_COLOURS` colours. The sizes are those
+    of the text the save itself paints (no extra draw). Files a reader saves with
+    ``savefig("x.png")`` are left as matplotlib writes them."""
+    import io
+
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.text import Text
+
+    if getattr(FigureCanvasBase.print_figure, "_records_text", False):
+        return
+    original = FigureCanvasBase.print_figure
+
+    def print_figure(canvas, filename, *args, **kwargs):
+        in_memory = hasattr(filename, "write") and not hasattr(filename, "name")
+        if not in_memory or str(kwargs.get("format") or "png").lower() != "png":
+            return original(canvas, filename, *args, **kwargs)
+        sizes = []
+        paint = Text.draw
+
+        def draw_and_note(text, renderer):
+            if text.get_visible() and text.get_text().strip():
+                sizes.append(text.get_fontsize())
+            return paint(text, renderer)
+
+        buffer = io.BytesIO()
+        Text.draw = draw_and_note
+        try:
+            result = original(canvas, buffer, *args, **kwargs)
+        finally:
+            Text.draw = paint
+        dpi = kwargs.get("dpi") or mpl.rcParams["savefig.dpi"]
+        if dpi == "figure":
+            dpi = canvas.figure.dpi
+        text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
+        filename.write(png_with_text(buffer.getvalue(), text, FIGURE_COLOURS))
+        return result
+
+    print_figure._records_text = True
     FigureCanvasBase.print_figure = print_figure

@@ -11,7 +11,7 @@ import os
 import matplotlib as mpl
 
 from .. import _validate, i18n
-from .legibility import AUDIT_VARIABLE, audit_every_figure
+from .legibility import AUDIT_VARIABLE, audit_every_figure, record_text_size
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
            "percent_axis"]
@@ -50,7 +50,8 @@ def setup(language: str = "en") -> None:
 
     Inline figures are PNGs at twice the screen's pixels (IPython's ``retina``), shown at
     their nominal size, so they stay sharp on high-density screens and when a phone
-    shrinks them. PNGs carry no software version and SVGs no date or random hash, so a
+    shrinks them; each carries its smallest text's height (:mod:`.legibility`) and keeps
+    256 colours. PNGs carry no software version and SVGs no date or random hash, so a
     re-run that changes no number changes no byte of the notebook.
     """
     i18n.set_language(language)
@@ -70,6 +71,7 @@ def setup(language: str = "en") -> None:
         "animation.embed_limit": 8.0,
     })
     _localised_ticks()
+    record_text_size()
     if os.environ.get(AUDIT_VARIABLE):
         audit_every_figure(os.environ[AUDIT_VARIABLE])
     try:

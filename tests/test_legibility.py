@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from reliability.notebook import FIGURE_WIDTH_IN, figure_problems, setup
+from reliability.notebook import FIGURE_WIDTH_IN, figure_problems, fit_text, setup
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +99,21 @@ def test_a_title_wider_than_the_figure_is_reported():
         problems
     ax.set_title("A title that states a finding\nin far too many words for a phone")
     assert figure_problems(fig) == []
+
+
+def test_fit_text_wraps_a_long_title_and_label_onto_even_lines_that_fit():
+    fig, ax = _figure()
+    title = ("Заголовок, который утверждает вывод слишком многими словами для экрана "
+             "телефона (модель)")
+    ax.set_title(title)
+    ax.set_xlabel("per-step error rate 1 − p (log scale; better to the right)")
+    assert figure_problems(fig)
+    fit_text(fig)
+    assert figure_problems(fig) == []
+    lines = ax.get_title().split("\n")
+    assert " ".join(lines) == title and len(lines) == 3   # every word kept
+    lengths = [len(line) for line in lines]
+    assert max(lengths) - min(lengths) < 10   # even lines, not a word left over
 
 
 def test_small_text_is_reported_against_the_phone_column():

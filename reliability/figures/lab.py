@@ -212,7 +212,8 @@ def plot_capability(ladder: dict, *, title: str):
                                             _("+ all four guardrails"))):
             if arm is None:
                 # upright in the empty slot, where a phone's width has room for it
-                ax.text(i + offset, 0.03, wrap(_("no bar:\nnothing\nto close"), 1.6),
+                # centred in the free space between its neighbours
+                ax.text(i + offset + 0.1, 0.03, wrap(_("no bar:\nnothing\nto close"), 2.4),
                         ha="center", va="bottom", rotation=90)
                 continue
             rate, below, above = _bar(arm)
@@ -337,8 +338,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
     _validate.text("title", title)
     _validate.seed(seed)
     # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
-    fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.6),
-                             height_ratios=(3.0, 0.9, 0.9, 2.2))
+    fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
+                             height_ratios=(3.0, 0.7, 0.7, 2.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
     ax = axes[0]
@@ -350,7 +351,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
     set_title(ax, _("pass^k, {cases} x {runs}").format(
         cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
-    legend_below(ax)
+    legend = ax.get_legend_handles_labels()
     for ax, (count, total, label, nothing, share_of) in zip(
             (axes[1], axes[2]),
             ((dash.rejected, dash.answers, _("rejected by validation"),
@@ -374,13 +375,19 @@ def plot_dashboard(dash, *, title: str, seed=0):
         percent_axis(ax.xaxis)
     ax = axes[3]
     counts = [dash.fired[g] for g in GUARDRAILS]
-    ax.barh(range(len(GUARDRAILS)), counts, color=PALETTE["sky"])
-    ax.set_yticks(range(len(GUARDRAILS)),
-                  [_guardrail_label(g) for g in GUARDRAILS])
-    ax.invert_yaxis()
+    # each guardrail's name on a line above its bar, so no panel gives up width to it
+    ax.barh(np.arange(len(GUARDRAILS)) + 0.62, counts, height=0.42, color=PALETTE["sky"])
+    for row, guardrail in enumerate(GUARDRAILS):
+        ax.text(0.0, row + 0.05, _guardrail_label(guardrail), va="top", ha="left",
+                transform=ax.get_yaxis_transform())
+    ax.set_ylim(len(GUARDRAILS) + 0.05, 0)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
     ax.set(xlabel=_("times fired in {runs}").format(runs=counted(dash.runs, "run", "runs")))
     set_title(ax, _("firings per guardrail"))
     ax.grid(axis="y", visible=False)
+    # pass^k's legend under the panels, where it leaves the panels' spacing even
+    legend_below(ax, *legend)
     fig.suptitle(title)
     finish(fig)
     return fig

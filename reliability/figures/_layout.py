@@ -19,7 +19,7 @@ _MARGIN_IN = 0.08
 
 
 def _points(size) -> float:
-    """A font size in points: a number, or an rcParams key such as ``"axes.titlesize"``."""
+    """A font size in points: a number, or an rcParams key (``"axes.titlesize"``)."""
     if isinstance(size, str) and size in mpl.rcParams:
         size = mpl.rcParams[size]
     return FontProperties(size=size).get_size_in_points()

@@ -123,7 +123,8 @@ def plot_traces(outcomes, *, title: str, start=None):
                 unchanged = (col > 0 or start is not None) and move.state == previous
                 kind = "stalled" if unchanged else "progress"
             previous = move.state
-            ax.add_patch(plt.Rectangle((col + 0.05, cells), 0.9, 0.9, color=_CELL[kind]))
+            ax.add_patch(plt.Rectangle((col + 0.05, cells), 0.9, 0.9,
+                                       color=_CELL[kind]))
             ax.text(col + 0.5, cells + 0.45, letter, ha="center", va="center")
     ax.set_xlim(0, longest)
     ax.set_ylim(tops[-1], 0)
@@ -195,7 +196,7 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     ax.bar(steps, counts, width=0.9,
            color=np.where(steps > limit, PALETTE["orange"], PALETTE["green"]))
     stuck_share = hits["stuck"] / sample.runs
-    stuck_at = longest + 9          # apart from the last step, so the labels do not meet
+    stuck_at = longest + 9      # apart from the last step, so the labels do not meet
     ax.bar([stuck_at], [stuck_share], width=0.9, color=PALETTE["vermillion"])
     ax.axvline(limit + 0.5, color=PALETTE["black"], ls=":")
     ax.set_xticks(list(range(0, longest + 1, 10)) + [stuck_at],
@@ -211,8 +212,9 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
                     "(simulated task mix)").format(
                         limit=limit, share=hits["share"], low=hits["low"],
                         high=hits["high"], cut=hits["cut_short"] / sample.runs))
-    # Below the axes: the bars' peak moves with the mix, so no corner is sure to be free.
-    legend_below(ax, [Patch(color=PALETTE[c]) for c in ("green", "orange", "vermillion")],
+    # Below the axes: the bars' peak moves with the mix, so no corner is sure to be free
+    legend_below(ax, [Patch(color=PALETTE[c])
+                      for c in ("green", "orange", "vermillion")],
                  [_("finishes within the limit"), _("sound task, cut short"),
                   _("stuck, stopped")])
     finish(fig)

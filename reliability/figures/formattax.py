@@ -116,7 +116,8 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     with_prompt = partition["prompt_only"] + partition["prompt_and_decoder"]
     significant = with_prompt + partition["decoder_only"]
     legend_below(ax, [Patch(color=c) for unused, c in _CELL_GROUPS.values()],
-                 [f"{_(label)}: {partition[k]}" for k, (label, c) in _CELL_GROUPS.items()],
+                 [f"{_(label)}: {partition[k]}"
+                  for k, (label, unused) in _CELL_GROUPS.items()],
                  alignment="left",
                  title=_("one square = one cell (model × task × format); {cells} cells")
                  .format(cells=len(codes)))
@@ -195,9 +196,11 @@ def plot_speak_freely(frame):
     slot = (FIGURE_WIDTH_IN - 1.0) / max(len(deltas.columns), 1) - 0.1
     ax.set_xticks(np.arange(len(deltas.columns)),
                   [wrap(c, slot, size="xtick.labelsize") for c in deltas.columns])
-    ax.set(ylabel=wrap(_("accuracy change vs free text (pp)"), 3.0, size="axes.labelsize"),
+    ax.set(ylabel=wrap(_("accuracy change vs free text (pp)"), 3.0,
+                       size="axes.labelsize"),
            xlabel=_("task"))
-    set_title(ax, _("The sign of the tax depends on the format,\nthe task and who ran it"))
+    set_title(ax, _("The sign of the tax depends on the format,\n"
+                    "the task and who ran it"))
     # Below the axes: the bars reach both up and down, so no corner is free.
     legend_below(ax)
     finish(fig)
@@ -260,7 +263,8 @@ def draw_regimes(fig, table, *, title: str):
     set_title(ax, title)
     percent_axis(ax.xaxis)
     ax.grid(axis="y", visible=False)
-    legend_below(ax, ncol=2, title=_("bars: simulated, 95% interval; ticks: closed form"))
+    legend_below(ax, ncol=2,
+                 title=_("bars: simulated, 95% interval; ticks: closed form"))
     finish(fig)
     return ax
 
@@ -329,7 +333,7 @@ def plot_order(table, *, title: str):
            ylim=(0, 1.05))
     set_title(ax, title)
     percent_axis(ax.yaxis)
-    # Below the axes: the answer-first line crosses the whole plot, so no corner is free.
+    # Below the axes: the answer-first line crosses the whole plot, so no corner is free
     legend_below(ax)
     finish(fig)
     return fig

@@ -213,8 +213,9 @@ def plot_capability(ladder: dict, *, title: str):
             if arm is None:
                 # upright in the empty slot, where a phone's width has room for it
                 # centred in the free space between its neighbours
-                ax.text(i + offset + 0.1, 0.03, wrap(_("no bar:\nnothing\nto close"), 2.4),
-                        ha="center", va="bottom", rotation=90)
+                note = wrap(_("no bar:\nnothing\nto close"), 2.4)
+                ax.text(i + offset + 0.1, 0.03, note, ha="center", va="bottom",
+                        rotation=90)
                 continue
             rate, below, above = _bar(arm)
             ax.bar(i + offset, rate, width=0.38, color=colour, label=label if i == 1 or (
@@ -251,10 +252,10 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
         ax.text(0.0, i * pitch, row["label"], va="top", ha="left",
                 transform=ax.get_yaxis_transform(),
                 bbox=dict(facecolor="white", edgecolor="none", pad=1))
-        for offset, key, colour, marker, label in ((0.95, "rig", PALETTE["vermillion"], "s",
-                                                    _("rig, real models (published)")),
-                                                   (1.35, "lab", PALETTE["blue"], "o",
-                                                    _("lab, simulated profile"))):
+        for offset, key, colour, marker, label in (
+                (0.95, "rig", PALETTE["vermillion"], "s",
+                 _("rig, real models (published)")),
+                (1.35, "lab", PALETTE["blue"], "o", _("lab, simulated profile"))):
             value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
             ax.errorbar(value, i * pitch + offset, xerr=[[value - low], [high - value]],
                         fmt=marker, color=colour, capsize=3,
@@ -309,7 +310,7 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
                         rate=rate, gap=100 * gap))
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
-    # Below the axes: where the curves fall depends on the profile, so no corner is sure.
+    # Below the axes: where the curves fall depends on the profile: no corner is sure
     legend_below(ax)
     finish(fig)
 
@@ -347,7 +348,8 @@ def plot_dashboard(dash, *, title: str, seed=0):
                     alpha=0.2, lw=0, label=_("95% bootstrap band"))
     ax.plot(ks, values, "o-", color=PALETTE["blue"], label=_("measured pass^k"))
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label=_("pass^1 to the k"))
-    ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"), ylim=(0, 1))
+    ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"),
+           ylim=(0, 1))
     set_title(ax, _("pass^k, {cases} x {runs}").format(
         cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
@@ -376,14 +378,16 @@ def plot_dashboard(dash, *, title: str, seed=0):
     ax = axes[3]
     counts = [dash.fired[g] for g in GUARDRAILS]
     # each guardrail's name on a line above its bar, so no panel gives up width to it
-    ax.barh(np.arange(len(GUARDRAILS)) + 0.62, counts, height=0.42, color=PALETTE["sky"])
+    ax.barh(np.arange(len(GUARDRAILS)) + 0.62, counts, height=0.42,
+            color=PALETTE["sky"])
     for row, guardrail in enumerate(GUARDRAILS):
         ax.text(0.0, row + 0.05, _guardrail_label(guardrail), va="top", ha="left",
                 transform=ax.get_yaxis_transform())
     ax.set_ylim(len(GUARDRAILS) + 0.05, 0)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
-    ax.set(xlabel=_("times fired in {runs}").format(runs=counted(dash.runs, "run", "runs")))
+    ax.set(xlabel=_("times fired in {runs}").format(
+        runs=counted(dash.runs, "run", "runs")))
     set_title(ax, _("firings per guardrail"))
     ax.grid(axis="y", visible=False)
     # pass^k's legend under the panels, where it leaves the panels' spacing even

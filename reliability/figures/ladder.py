@@ -125,7 +125,8 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
     # margins instead of tight_layout: one layout pass less keeps an explorer update
     # under 150 ms.
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles, [wrap(text, room - 0.7, size="legend.fontsize") for text in labels],
+    ax.legend(handles,
+              [wrap(text, room - 0.7, size="legend.fontsize") for text in labels],
               loc="upper center", bbox_to_anchor=(0.5, 0.28),
               bbox_transform=fig.transFigure)
     fig.subplots_adjust(left=0.25, right=0.96, top=0.88, bottom=0.42)
@@ -204,14 +205,16 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
         ax.axvline(alert_day, color=PALETTE["vermillion"], lw=1)
         # On the side of the line with more room, wrapped to fit there.
         left = alert_day > (days[0] + days[-1]) / 2 if len(days) else False
-        ax.annotate(wrap(_("per-rung counter alerts on day {day}").format(day=alert_day),
-                         1.7), (alert_day, ax.get_ylim()[1]),
+        note = _("per-rung counter alerts on day {day}").format(day=alert_day)
+        ax.annotate(wrap(note, 1.7), (alert_day, ax.get_ylim()[1]),
                     xytext=(-4 if left else 4, -4), textcoords="offset points",
-                    ha="right" if left else "left", va="top", color=PALETTE["vermillion"])
+                    ha="right" if left else "left", va="top",
+                    color=PALETTE["vermillion"])
     ax.set(xlabel=_("day"), ylabel=_("share of the day's requests"))
     set_title(ax, _("Simulated slide (model): the rules rung's share {rules},\n"
                     "the HTTP error rate {errors}").format(
-                        rules=claims.word(rules_trend), errors=claims.word(error_trend)))
+                        rules=claims.word(rules_trend),
+                        errors=claims.word(error_trend)))
     percent_axis(ax.yaxis)
     legend_below(ax)
     finish(fig)
@@ -239,7 +242,8 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
                    linestyle="--", linewidth=1)
         ax.annotate(_("random router"), (len(classes) - 0.5, random_share), ha="right",
                     va="bottom")
-    ax.set(ylabel=_("calls to the strong model\nfor half the quality gap"), ylim=(0, 0.6))
+    ax.set(ylabel=_("calls to the strong model\nfor half the quality gap"),
+           ylim=(0, 0.6))
     set_title(ax, title)
     ax.set_xlabel(_("task class (benchmark)"))
     percent_axis(ax.yaxis)

@@ -130,8 +130,8 @@ def plot_baselines(pairs, *, title: str):
         # the change beside the arrow, on the side with room
         right = max(before, after) < 80
         ax.text(max(before, after) + 3.0 if right else min(before, after) - 3.0, y,
-                fmt(after - before, "+.1f"), va="center", ha="left" if right else "right",
-                color=colour)
+                fmt(after - before, "+.1f"), va="center",
+                ha="left" if right else "right", color=colour)
     ax.plot([], [], "o", color=PALETTE["grey"], label=_("before the method"))
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)

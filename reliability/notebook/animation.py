@@ -14,6 +14,7 @@ import matplotlib as mpl
 from .. import _validate, i18n
 from ._names import _name
 from .legibility import png_with_text
+from .style import FIGURE_WIDTH_IN
 
 __all__ = ["animation_html", "scrubber"]
 
@@ -87,7 +88,7 @@ def _player_words(html: str) -> str:
     return html
 
 
-def scrubber(draw, values, *, name: str, figsize=(7.0, 4.0)):
+def scrubber(draw, values, *, name: str, figsize=(FIGURE_WIDTH_IN, 4.4)):
     """A figure the reader can scrub on the static page, with no kernel.
 
     ``draw(fig, value)`` draws the figure for one parameter value; one frame is

@@ -118,8 +118,8 @@ def percent_axis(axis) -> None:
 
 
 def fit_text(fig, *, pad_px: float = 3.0):
-    """Wrap every title, suptitle and axis label of ``fig`` that would run past the
-    figure's edge onto more lines, at spaces, with the lines as even as they can be:
+    """Wrap every title, suptitle, axis label and legend title of ``fig`` that would run
+    past the figure's edge onto more lines, at spaces, the lines as even as they can be:
     titles keep their words however long the page's language makes them. Call it last,
     on a figure with a layout engine (``layout="constrained"``), which then makes room
     for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
@@ -144,6 +144,8 @@ def fit_text(fig, *, pad_px: float = 3.0):
             middle = (start + end) / 2
             align = text.get_verticalalignment() if vertical else \
                 text.get_horizontalalignment()
+            if any(text is legend.get_title() for legend in fig.legends):
+                align = "center"   # a figure legend is centred, whatever its title's side
             room = {"left": high - start, "bottom": high - start, "right": end - low,
                     "top": end - low}.get(align, 2 * min(middle - low, high - middle))
             wrapped = _wrap(text, room, renderer)
@@ -160,33 +162,44 @@ def _wrappable(fig) -> list:
     for ax in fig.axes:
         texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label,
                   ax.yaxis.label]
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes]
+    texts += [legend.get_title() for legend in legends if legend is not None]
     return [t for t in texts if t.get_visible() and t.get_text().strip()
             and "$" not in t.get_text()]
 
 
 def _wrap(text, room: float, renderer) -> str:
     """``text``'s words in as few lines as fit ``room`` display pixels, each line as
-    near the same width as the fewest lines allow (its own line breaks kept)."""
+    near the same width as the fewest lines allow."""
     prop = text.get_fontproperties()
 
     def width(line: str) -> float:
         return renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
 
     def greedy(limit: float) -> list[str]:
-        lines = []
-        for paragraph in text.get_text().split("\n"):
-            line = ""
-            for word in paragraph.split():
-                candidate = f"{line} {word}" if line else word
-                if line and width(candidate) > limit:
-                    lines.append(line)
-                    line = word
-                else:
-                    line = candidate
-            lines.append(line)
-        return lines
+        # (the author's own line breaks were for a wider figure: the words flow anew)
+        lines, line = [], ""
+        for word in text.get_text().split():
+            candidate = f"{line} {word}" if line else word
+            if line and width(candidate) > limit:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        return lines + [line]
 
     best = greedy(room)
+    if len(best) == 2:
+        # two lines: break at a clause (a parenthesis, a colon) if both halves fit
+        whole = " ".join(text.get_text().split())
+        for mark, keep in ((" (", 1), (": ", 1), ("; ", 1)):
+            at = whole.rfind(mark)
+            if at > 0:
+                halves = [whole[:at + keep].strip(), whole[at + keep:].strip()]
+                widths = [width(half) for half in halves]
+                # (and neither half a stub: "Model:" alone on a line reads as a slip)
+                if max(widths) <= room and min(widths) >= max(widths) / 3:
+                    return "\n".join(halves)
     limit = max(width(line) for line in best)
     while limit > 10:   # even the lines out: narrow the limit while the count holds
         narrower = greedy(limit - 4)

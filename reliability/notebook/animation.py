@@ -13,7 +13,7 @@ import matplotlib as mpl
 
 from .. import _validate, i18n
 from ._names import _name
-from .legibility import png_with_text
+from .legibility import _png_with_text
 from .style import FIGURE_WIDTH_IN
 
 __all__ = ["animation_html", "scrubber"]
@@ -37,7 +37,7 @@ def _paletted_frame(match) -> str:
 
     raw = base64.b64decode(match.group(1).replace("\\\n", ""))
     # (the frame's smallest text size, recorded when it was saved, goes with it)
-    out = png_with_text(raw, {}, FRAME_COLOURS)
+    out = _png_with_text(raw, {}, FRAME_COLOURS)
     return f'"data:image/png;base64,{base64.b64encode(out).decode()}"'
 
 

@@ -118,11 +118,11 @@ def percent_axis(axis) -> None:
 
 
 def fit_text(fig, *, pad_px: float = 3.0):
-    """Wrap every title, suptitle, axis label and legend title of ``fig`` that would run
-    past the figure's edge onto more lines, at spaces, the lines as even as they can be:
-    titles keep their words however long the page's language makes them. Call it last,
-    on a figure with a layout engine (``layout="constrained"``), which then makes room
-    for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
+    """Wrap every title, suptitle, axis label, legend title and legend entry of ``fig``
+    that would run past the figure's edge onto more lines, at spaces, the lines as even
+    as they can be: titles keep their words however long the page's language makes
+    them. Call it last, on a figure with a layout engine (``layout="constrained"``),
+    which then makes room for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
     """
     from matplotlib.figure import Figure
 
@@ -130,7 +130,7 @@ def fit_text(fig, *, pad_px: float = 3.0):
     pad_px = _validate.real("pad_px", pad_px, minimum=0)
     for _round in range(3):   # wrapping moves the axes, which moves centred text
         fig.draw_without_rendering()
-        renderer = fig.canvas.get_renderer()
+        renderer = _renderer(fig)
         changed = False
         for text in _wrappable(fig):
             box = text.get_window_extent(renderer)
@@ -152,9 +152,32 @@ def fit_text(fig, *, pad_px: float = 3.0):
             if wrapped != text.get_text():
                 text.set_text(wrapped)
                 changed = True
+        # A legend's entries: the widest one wrapped to the figure less the keys' room.
+        for legend in list(fig.legends) + [ax.get_legend() for ax in fig.axes]:
+            if legend is None or not legend.get_texts():
+                continue
+            box = legend.get_window_extent(renderer)
+            inside = (fig.bbox.x0 + pad_px - 0.5, fig.bbox.x1 - pad_px + 0.5)
+            if box.x0 >= inside[0] and box.x1 <= inside[1]:
+                continue
+            widths = [t.get_window_extent(renderer).width for t in legend.get_texts()]
+            room = fig.bbox.width - 2 * pad_px - (box.width - max(widths))
+            for text, width in zip(legend.get_texts(), widths):
+                if width > room and "$" not in text.get_text():
+                    text.set_text(_wrap(text, room, renderer))
+                    changed = True
         if not changed:
             break
     return fig
+
+
+def _renderer(fig):
+    """``fig``'s renderer, giving a closed figure a canvas that can draw first."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()
 
 
 def _wrappable(fig) -> list:
@@ -218,6 +241,21 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
 
     _validate.instance("fig", fig, Figure)
     most_columns = _validate.whole("most_columns", most_columns, minimum=1)
+    if (handles is None) != (labels is None):
+        raise ValueError("handles and labels must be given together (a key per label) "
+                         f"or both be None, got handles={handles!r}, labels={labels!r}")
+    if handles is not None:
+        from matplotlib.artist import Artist
+        from matplotlib.container import Container
+
+        handles = list(_validate.sequence("handles", handles, of=(Artist, Container),
+                                          minimum=1,
+                                          what="matplotlib artists (the legend's keys)"))
+        labels = list(_validate.sequence("labels", labels, of=str, minimum=len(handles),
+                                         what="labels, one per handle"))
+        if len(labels) != len(handles):
+            raise ValueError(f"labels must hold one label per handle ({len(handles)}), "
+                             f"got {len(labels)}")
     if handles is None:
         found = {}
         for ax in fig.axes:
@@ -236,7 +274,7 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
         if columns == 1:
             return legend
         fig.draw_without_rendering()
-        box = legend.get_window_extent(fig.canvas.get_renderer())
+        box = legend.get_window_extent(_renderer(fig))
         if box.width <= fig.bbox.width - 8:
             return legend
         legend.remove()

@@ -143,3 +143,16 @@ def test_a_figure_saved_in_memory_carries_its_smallest_text_in_image_pixels():
     image = Image.open(io.BytesIO(buffer.getvalue()))
     assert float(image.text[TEXT_SIZE_KEY]) == pytest.approx(10 / 72 * 200, abs=0.01)
     assert image.mode == "P"   # 256 colours: half the bytes, nothing visible lost
+
+
+def test_fit_text_wraps_a_legend_entry_wider_than_the_figure():
+    from reliability.notebook import legend_below
+
+    fig, ax = _figure()
+    ax.lines[0].set_label("повторы + верификатор — симуляция, 95%-й интервал, "
+                          "ещё длиннее")
+    legend_below(fig, most_columns=1)
+    assert any("past the figure's" in p for p in figure_problems(fig))
+    fit_text(fig)
+    assert figure_problems(fig) == []
+    assert "\n" in fig.legends[0].get_texts()[0].get_text()

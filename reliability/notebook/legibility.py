@@ -14,7 +14,7 @@ import matplotlib as mpl
 from .. import _validate
 
 __all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
-           "FIGURE_COLOURS", "figure_problems", "painted_texts", "png_with_text"]
+           "FIGURE_COLOURS", "figure_problems"]
 
 #: The narrowest column a figure is shown in: a 390-px phone less the page's margins
 #: (measured in Chromium on the built page).
@@ -53,7 +53,7 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
     _validate.instance("fig", fig, Figure)
     column_px = _validate.real("column_px", column_px, above=0)
     min_text_px = _validate.real("min_text_px", min_text_px, above=0)
-    texts = painted_texts(fig)
+    texts = _painted_texts(fig)
     renderer = fig.canvas.get_renderer()
     scale = column_px / fig.get_figwidth()
     problems = []
@@ -84,7 +84,7 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
     return problems
 
 
-def painted_texts(fig) -> list:
+def _painted_texts(fig) -> list:
     """The pieces of text a draw of ``fig`` actually paints (not tick labels outside the
     view, not empty or hidden ones), in drawing order."""
     from matplotlib.figure import Figure
@@ -249,7 +249,7 @@ def audit_every_figure(path: str) -> None:
     FigureCanvasBase.print_figure = print_figure
 
 
-def png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes:
+def _png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes:
     """``data`` (a PNG) with ``text`` added to its text chunks (its own kept), and reduced
     to ``colours`` (median cut, no dither: deterministic) when that is given and the
     image is opaque."""
@@ -308,7 +308,7 @@ def record_text_size() -> None:
         if dpi == "figure":
             dpi = canvas.figure.dpi
         text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
-        filename.write(png_with_text(buffer.getvalue(), text, FIGURE_COLOURS))
+        filename.write(_png_with_text(buffer.getvalue(), text, FIGURE_COLOURS))
         return result
 
     print_figure._records_text = True

@@ -118,11 +118,11 @@ def percent_axis(axis) -> None:
 
 
 def fit_text(fig, *, pad_px: float = 3.0):
-    """Wrap every title, suptitle and axis label of ``fig`` that would run past the
-    figure's edge onto more lines, at spaces, with the lines as even as they can be:
-    titles keep their words however long the page's language makes them. Call it last,
-    on a figure with a layout engine (``layout="constrained"``), which then makes room
-    for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
+    """Wrap every title, suptitle, axis label, legend title and legend entry of ``fig``
+    that would run past the figure's edge onto more lines, at spaces, the lines as even
+    as they can be: titles keep their words however long the page's language makes
+    them. Call it last, on a figure with a layout engine (``layout="constrained"``),
+    which then makes room for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
     """
     from matplotlib.figure import Figure
 
@@ -130,7 +130,7 @@ def fit_text(fig, *, pad_px: float = 3.0):
     pad_px = _validate.real("pad_px", pad_px, minimum=0)
     for _round in range(3):   # wrapping moves the axes, which moves centred text
         fig.draw_without_rendering()
-        renderer = fig.canvas.get_renderer()
+        renderer = _renderer(fig)
         changed = False
         for text in _wrappable(fig):
             box = text.get_window_extent(renderer)
@@ -144,15 +144,40 @@ def fit_text(fig, *, pad_px: float = 3.0):
             middle = (start + end) / 2
             align = text.get_verticalalignment() if vertical else \
                 text.get_horizontalalignment()
+            if any(text is legend.get_title() for legend in fig.legends):
+                align = "center"   # a figure legend is centred, whatever its title's side
             room = {"left": high - start, "bottom": high - start, "right": end - low,
                     "top": end - low}.get(align, 2 * min(middle - low, high - middle))
             wrapped = _wrap(text, room, renderer)
             if wrapped != text.get_text():
                 text.set_text(wrapped)
                 changed = True
+        # A legend's entries: the widest one wrapped to the figure less the keys' room.
+        for legend in list(fig.legends) + [ax.get_legend() for ax in fig.axes]:
+            if legend is None or not legend.get_texts():
+                continue
+            box = legend.get_window_extent(renderer)
+            inside = (fig.bbox.x0 + pad_px - 0.5, fig.bbox.x1 - pad_px + 0.5)
+            if box.x0 >= inside[0] and box.x1 <= inside[1]:
+                continue
+            widths = [t.get_window_extent(renderer).width for t in legend.get_texts()]
+            room = fig.bbox.width - 2 * pad_px - (box.width - max(widths))
+            for text, width in zip(legend.get_texts(), widths):
+                if width > room and "$" not in text.get_text():
+                    text.set_text(_wrap(text, room, renderer))
+                    changed = True
         if not changed:
             break
     return fig
+
+
+def _renderer(fig):
+    """``fig``'s renderer, giving a closed figure a canvas that can draw first."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()
 
 
 def _wrappable(fig) -> list:
@@ -160,33 +185,44 @@ def _wrappable(fig) -> list:
     for ax in fig.axes:
         texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label,
                   ax.yaxis.label]
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes]
+    texts += [legend.get_title() for legend in legends if legend is not None]
     return [t for t in texts if t.get_visible() and t.get_text().strip()
             and "$" not in t.get_text()]
 
 
 def _wrap(text, room: float, renderer) -> str:
     """``text``'s words in as few lines as fit ``room`` display pixels, each line as
-    near the same width as the fewest lines allow (its own line breaks kept)."""
+    near the same width as the fewest lines allow."""
     prop = text.get_fontproperties()
 
     def width(line: str) -> float:
         return renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
 
     def greedy(limit: float) -> list[str]:
-        lines = []
-        for paragraph in text.get_text().split("\n"):
-            line = ""
-            for word in paragraph.split():
-                candidate = f"{line} {word}" if line else word
-                if line and width(candidate) > limit:
-                    lines.append(line)
-                    line = word
-                else:
-                    line = candidate
-            lines.append(line)
-        return lines
+        # (the author's own line breaks were for a wider figure: the words flow anew)
+        lines, line = [], ""
+        for word in text.get_text().split():
+            candidate = f"{line} {word}" if line else word
+            if line and width(candidate) > limit:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        return lines + [line]
 
     best = greedy(room)
+    if len(best) == 2:
+        # two lines: break at a clause (a parenthesis, a colon) if both halves fit
+        whole = " ".join(text.get_text().split())
+        for mark, keep in ((" (", 1), (": ", 1), ("; ", 1)):
+            at = whole.rfind(mark)
+            if at > 0:
+                halves = [whole[:at + keep].strip(), whole[at + keep:].strip()]
+                widths = [width(half) for half in halves]
+                # (and neither half a stub: "Model:" alone on a line reads as a slip)
+                if max(widths) <= room and min(widths) >= max(widths) / 3:
+                    return "\n".join(halves)
     limit = max(width(line) for line in best)
     while limit > 10:   # even the lines out: narrow the limit while the count holds
         narrower = greedy(limit - 4)
@@ -205,6 +241,21 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
 
     _validate.instance("fig", fig, Figure)
     most_columns = _validate.whole("most_columns", most_columns, minimum=1)
+    if (handles is None) != (labels is None):
+        raise ValueError("handles and labels must be given together (a key per label) "
+                         f"or both be None, got handles={handles!r}, labels={labels!r}")
+    if handles is not None:
+        from matplotlib.artist import Artist
+        from matplotlib.container import Container
+
+        handles = list(_validate.sequence("handles", handles, of=(Artist, Container),
+                                          minimum=1,
+                                          what="matplotlib artists (the legend's keys)"))
+        labels = list(_validate.sequence("labels", labels, of=str, minimum=len(handles),
+                                         what="labels, one per handle"))
+        if len(labels) != len(handles):
+            raise ValueError(f"labels must hold one label per handle ({len(handles)}), "
+                             f"got {len(labels)}")
     if handles is None:
         found = {}
         for ax in fig.axes:
@@ -223,7 +274,7 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
         if columns == 1:
             return legend
         fig.draw_without_rendering()
-        box = legend.get_window_extent(fig.canvas.get_renderer())
+        box = legend.get_window_extent(_renderer(fig))
         if box.width <= fig.bbox.width - 8:
             return legend
         legend.remove()

@@ -69,8 +69,8 @@ def plot_mast(modes, *, title: str):
     ax.barh(np.arange(len(names)) + 0.62, shares[ranked], height=0.42,
             color=[colours[i] for i in ranked])
     for row, i in enumerate(ranked):
-        ax.text(0, row + 0.05, wrap(translate(names[i]), FIGURE_WIDTH_IN - 0.6),
-                va="top", ha="left")
+        ax.text(0, row + 0.05, wrap(translate(names[i]), FIGURE_WIDTH_IN - 0.7),
+                va="top", ha="left", in_layout=False)
     ax.set_ylim(len(names) + 0.05, 0)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
@@ -105,12 +105,12 @@ def plot_traces(outcomes, *, title: str, start=None):
     # whole width of a phone rather than sharing it with the names.
     longest = max(len(o.moves) for o in outcomes.values())
     names = [wrap(f"{translate(label)}: {translate(_STATUS[outcome.status])}",
-                  FIGURE_WIDTH_IN - 0.4) for label, outcome in outcomes.items()]
+                  FIGURE_WIDTH_IN - 0.7) for label, outcome in outcomes.items()]
     # In cell heights (0.4 in): a line of text takes 0.55, a row of cells 1.
     tops = np.cumsum([0] + [0.55 * (n.count("\n") + 1) + 1.3 for n in names])
     fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.4 * tops[-1] + 3.6))
     for row, ((label, outcome), name) in enumerate(zip(outcomes.items(), names)):
-        ax.text(0.05, tops[row] + 0.1, name, va="top", ha="left")
+        ax.text(0.05, tops[row] + 0.1, name, va="top", ha="left", in_layout=False)
         cells = tops[row + 1] - 1.05
         letters, previous = {}, start
         for col, (move, verdict) in enumerate(zip(outcome.moves, outcome.verdicts)):

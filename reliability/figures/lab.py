@@ -119,7 +119,8 @@ def plot_ladder(rows, *, title: str):
     fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.25 * units + 3.0))
     y = 0.0
     for i, (failure, row) in enumerate(rows.items()):
-        ax.text(0, y, translate(failure), va="top", ha="left", fontweight="bold")
+        ax.text(0, y, translate(failure), va="top", ha="left", fontweight="bold",
+                in_layout=False)
         y += 1.1
         for role in ("baseline", "mismatched", "matched"):
             arm = row[role]
@@ -129,7 +130,7 @@ def plot_ladder(rows, *, title: str):
                 note += " — " + _("{name}: fired {count}x").format(
                     name=_guardrail_label(name), count=arm.fired[name])
             note = wrap(note, FIGURE_WIDTH_IN - 0.7)
-            ax.text(0, y, note, va="top", ha="left")
+            ax.text(0, y, note, va="top", ha="left", in_layout=False)
             bar = y + 0.9 * (note.count("\n") + 1) + 0.5
             rate, below, above = _bar(arm)
             ax.barh(bar, rate, color=_ARM_COLOURS[role], height=0.85,
@@ -249,8 +250,10 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
     fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.2 + 0.5 * len(rows)))
     pitch = 1.7
     for i, row in enumerate(rows):
-        ax.text(0.0, i * pitch, row["label"], va="top", ha="left",
-                transform=ax.get_yaxis_transform(),
+        # wrapped to the figure, and left out of the layout, which would otherwise
+        # narrow the axes to fit a long name beside them
+        ax.text(0.0, i * pitch, wrap(row["label"], FIGURE_WIDTH_IN - 0.7), va="top",
+                ha="left", transform=ax.get_yaxis_transform(), in_layout=False,
                 bbox=dict(facecolor="white", edgecolor="none", pad=1))
         for offset, key, colour, marker, label in (
                 (0.95, "rig", PALETTE["vermillion"], "s",
@@ -382,7 +385,7 @@ def plot_dashboard(dash, *, title: str, seed=0):
             color=PALETTE["sky"])
     for row, guardrail in enumerate(GUARDRAILS):
         ax.text(0.0, row + 0.05, _guardrail_label(guardrail), va="top", ha="left",
-                transform=ax.get_yaxis_transform())
+                transform=ax.get_yaxis_transform(), in_layout=False)
     ax.set_ylim(len(GUARDRAILS) + 0.05, 0)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)

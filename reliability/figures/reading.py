@@ -121,8 +121,8 @@ def plot_baselines(pairs, *, title: str):
     for row, label in enumerate(labels):
         before, after = (float(v) for v in pairs[label])
         y = row * pitch + 1.0
-        ax.text(0.0, row * pitch, wrap(label, FIGURE_WIDTH_IN - 0.5), va="top",
-                ha="left", transform=ax.get_yaxis_transform())
+        ax.text(0.0, row * pitch, wrap(label, FIGURE_WIDTH_IN - 0.7), va="top",
+                ha="left", transform=ax.get_yaxis_transform(), in_layout=False)
         colour = PALETTE["green"] if after >= before else PALETTE["vermillion"]
         ax.annotate("", xy=(after, y), xytext=(before, y),
                     arrowprops=dict(arrowstyle="->", color=colour, lw=2.5))

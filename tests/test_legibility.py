@@ -156,3 +156,10 @@ def test_fit_text_wraps_a_legend_entry_wider_than_the_figure():
     fit_text(fig)
     assert figure_problems(fig) == []
     assert "\n" in fig.legends[0].get_texts()[0].get_text()
+
+
+def test_fit_text_ends_on_a_word_longer_than_the_room():
+    fig, ax = plt.subplots(figsize=(1.5, 2.0), layout="constrained")
+    ax.set_title("Самообуславливание продолжается")   # each word wider than the room
+    fit_text(fig)   # returns: the loop that evens the lines stops
+    assert ax.get_title().split() == ["Самообуславливание", "продолжается"]

@@ -228,9 +228,11 @@ def _wrap(text, room: float, renderer) -> str:
     limit = max(width(line) for line in best)
     while limit > 10:   # even the lines out: narrow the limit while the count holds
         narrower = greedy(limit - 4)
-        if len(narrower) > len(best):
+        widest = max(width(line) for line in narrower)
+        # (more lines, or no narrower: a word longer than the limit stands alone)
+        if len(narrower) > len(best) or widest >= limit:
             break
-        best, limit = narrower, max(width(line) for line in narrower)
+        best, limit = narrower, widest
     return "\n".join(best)
 
 

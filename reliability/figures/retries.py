@@ -251,6 +251,7 @@ def plot_steps(table, ceilings: dict, *, title: str):
         _checks.array("ceilings", pair[1], length=len(pair[0]), per="length")
     _validate.text("title", title)
     fig = plot_decay(table, title=title)
+    fig.set_size_inches(FIGURE_WIDTH_IN, 5.8)   # room for the longer legend below
     ax = fig.axes[0]
     for label, (lengths, values) in ceilings.items():
         ax.plot(lengths, values, **_CEILING_STYLE, label=label)

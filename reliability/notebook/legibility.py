@@ -20,8 +20,9 @@ __all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
 #: (measured in Chromium on the built page).
 PHONE_COLUMN_PX = 358
 #: The smallest text a figure may show, in CSS pixels (a font size, as CSS measures it),
-#: when shrunk to that column: the page's own small print (code and captions).
-MIN_TEXT_PX = 13
+#: when shrunk to that column: the page's own small print, its code cells' 14 px
+#: (measured in Chromium at 390 and 1280 px; tests/test_browser.py measures it again).
+MIN_TEXT_PX = 14
 #: If this environment variable names a file, every figure drawn is checked with
 #: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
 #: this for every chapter run).
@@ -41,7 +42,7 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
     """What makes ``fig`` hard to read when shown ``column_px`` CSS pixels wide.
 
     Four kinds: text whose height would be under ``min_text_px`` there (font size in
-    points / 72 x figure width in inches scales to the column); two pieces of text that
+    points / 72 x the column over the figure's width in inches, margins included); two pieces of text that
     overlap each other; a legend whose box, inside an axes, covers plotted data (a line
     or its markers, a bar or band, a scatter point, an image); and text that runs past
     the figure's left or right edge (clipped where the figure is saved at its size, and
@@ -55,7 +56,8 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
     min_text_px = _validate.real("min_text_px", min_text_px, above=0)
     texts = _painted_texts(fig)
     renderer = fig.canvas.get_renderer()
-    scale = column_px / fig.get_figwidth()
+    # (an inline figure is saved to its content plus the savefig margin on each side)
+    scale = column_px / (fig.get_figwidth() + 2 * mpl.rcParams["savefig.pad_inches"])
     problems = []
     for text in texts:
         shown = text.get_fontsize() / 72 * scale

@@ -1,5 +1,5 @@
 """Run chapters at their default parameters and list every figure that is hard to read
-on a phone (reliability.notebook.figure_problems): text under MIN_TEXT_PX (14) CSS px
+on a phone (reliability.notebook.figure_problems): text under MIN_TEXT_PX (13) CSS px
 when the figure is shrunk to PHONE_COLUMN_PX (358) px wide, text over text, text past
 the figure's edge, a legend over the data.
 

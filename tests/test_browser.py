@@ -256,10 +256,12 @@ _FIGURES_JS = """() => Array.from(document.querySelectorAll(
               shown_w: box.width, shown_h: box.height, natural_w: img.naturalWidth,
               natural_h: img.naturalHeight, column: window.innerWidth}; })"""
 
-# The page's small print: the computed font size, in CSS px, of a code cell's text.
+# The page's small print: the smallest computed font size, in CSS px, of its code cells'
+# text (their input and printed output; other code, as in a note, is set larger).
 _SMALL_PRINT_JS = """() => {
-    const code = document.querySelector(".cell_input pre, div.highlight pre");
-    return code ? parseFloat(getComputedStyle(code).fontSize) : null; }"""
+    const sizes = Array.from(document.querySelectorAll(".cell_input pre, .cell_output pre"))
+        .map(pre => parseFloat(getComputedStyle(pre).fontSize));
+    return sizes.length ? Math.min(...sizes) : null; }"""
 
 # Smallest text height (image pixels) of each figure seen, by address: one read per image.
 _TEXT_SIZES: dict[str, float | None] = {}

@@ -120,7 +120,7 @@ def test_small_text_is_reported_against_the_phone_column():
     fig, ax = _figure()
     ax.set_xlabel("share", fontsize=9)
     problems = figure_problems(fig)
-    assert any("'share' is" in p and "at least 14 px" in p for p in problems), problems
+    assert any("'share' is" in p and "at least 13 px" in p for p in problems), problems
     wide = plt.figure(figsize=(7.0, 3.4))   # the old width shrinks 12.5-pt text too
     wide.add_subplot().set_xlabel("share")
     assert any("'share' is" in p for p in figure_problems(wide))

@@ -20,9 +20,9 @@ __all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
 #: (measured in Chromium on the built page).
 PHONE_COLUMN_PX = 358
 #: The smallest text a figure may show, in CSS pixels (a font size, as CSS measures it),
-#: when shrunk to that column: the page's own small print, its code cells' 14 px
+#: when shrunk to that column: the page's own small print, its code cells' 13 px
 #: (measured in Chromium at 390 and 1280 px; tests/test_browser.py measures it again).
-MIN_TEXT_PX = 14
+MIN_TEXT_PX = 13
 #: If this environment variable names a file, every figure drawn is checked with
 #: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
 #: this for every chapter run).

@@ -17,7 +17,7 @@ __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "set
            "percent_axis", "fit_text", "legend_below"]
 
 #: Every figure's width in inches (heights vary): see :mod:`.legibility`.
-FIGURE_WIDTH_IN = 4.3
+FIGURE_WIDTH_IN = 4.6
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {
@@ -58,11 +58,11 @@ def setup(language: str = "en") -> None:
     mpl.rcParams.update({
         "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
             "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
-        # Sized for a phone, where most students read: a 4.3-inch figure (saved with a
+        # Sized for a phone, where most students read: a 4.6-inch figure (saved with a
         # 0.01-inch margin) shrinks to a 358-px column at 390 px, so 12.5-pt text still
-        # shows at 14.4 CSS px, over the page's small print, its code's 14 px, measured
-        # in Chromium (reliability.notebook.legibility); on a desktop it shows at its
-        # nominal 430 px. Panels stack rather than sit side by side.
+        # shows at 13.4 CSS px, over the page's small print, its code cells' 13 px,
+        # measured in Chromium (reliability.notebook.legibility); on a desktop it shows
+        # at its nominal 460 px. Panels stack rather than sit side by side.
         "figure.figsize": (FIGURE_WIDTH_IN, 3.4), "figure.dpi": 100, "savefig.dpi": 100,
         "savefig.pad_inches": 0.01,
         "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,

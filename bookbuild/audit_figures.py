@@ -1,5 +1,7 @@
 """Run chapters at their default parameters and list every figure that is hard to read
-on a phone (text too small at 360 px wide, or text overlapping text).
+on a phone (reliability.notebook.figure_problems): text under MIN_TEXT_PX (13) CSS px
+when the figure is shrunk to PHONE_COLUMN_PX (358) px wide, text over text, text past
+the figure's edge, a legend over the data.
 
     python -m bookbuild audit                      # every chapter
     python -m bookbuild audit chapters/04_pass_k.ipynb
@@ -16,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from reliability.notebook import AUDIT_VARIABLE
+from reliability.notebook import AUDIT_VARIABLE, MIN_TEXT_PX, PHONE_COLUMN_PX
 
 from .run import chapters, execute
 
@@ -33,14 +35,22 @@ def audit(path: Path, parameters: dict | None = None) -> list[dict]:
 
 def main(paths: list[str]) -> int:
     found = False
+    print(f"Figures shown {PHONE_COLUMN_PX} px wide (a 390-px phone): text at least "
+          f"{MIN_TEXT_PX} px high, none over other text or past the figure's edge, "
+          "no legend over the data.")
     for path in [Path(p) for p in paths] or chapters():
         lines = audit(path)
         bad = [line for line in lines if line["problems"]]
         print(f"{path.name}: {len(lines)} figures drawn, {len(bad)} with problems")
+        # an animation's frames, or a figure drawn twice, are listed once
+        seen: dict[tuple, int] = {}
         for line in bad:
+            key = (line["title"], tuple(dict.fromkeys(line["problems"])))
+            seen[key] = seen.get(key, 0) + 1
+        for (title, problems), times in seen.items():
             found = True
-            print(f"  {line['title'] or '(untitled)'}")
-            for problem in dict.fromkeys(line["problems"]):
+            print(f"  {title or '(untitled)'}" + (f" ({times} times)" if times > 1 else ""))
+            for problem in problems:
                 print(f"    - {problem}")
     return 1 if found else 0
 

@@ -12,10 +12,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import pytest
 from matplotlib.animation import FuncAnimation
 from PIL import Image
 
-from reliability.notebook import FRAME_COLOURS, animation_html
+from reliability.notebook import (FRAME_COLOURS, FRAME_DPI, TEXT_SIZE_KEY, animation_html,
+                                  setup)
 
 
 def _animation():
@@ -38,10 +40,13 @@ def _frames(html: str) -> list[bytes]:
 
 
 def test_frames_are_paletted_pngs_and_the_same_every_time():
-    fig, animation = _animation()
-    first = animation_html(animation, name="t-frames")
-    fig2, animation2 = _animation()
-    second = animation_html(animation2, name="t-frames")
+    with matplotlib.rc_context():
+        setup()   # the book's style, which records each frame's smallest text
+        fig, animation = _animation()
+        first = animation_html(animation, name="t-frames")
+        fig2, animation2 = _animation()
+        second = animation_html(animation2, name="t-frames")
+        smallest = plt.rcParams["xtick.labelsize"]
     plt.close(fig)
     plt.close(fig2)
     frames = _frames(first)
@@ -49,5 +54,8 @@ def test_frames_are_paletted_pngs_and_the_same_every_time():
     for raw in frames:
         image = Image.open(io.BytesIO(raw))
         assert image.mode == "P", image.mode
+        # the tick labels' size at the frames' dpi, for the browser test to scale
+        assert float(image.text[TEXT_SIZE_KEY]) == pytest.approx(
+            smallest / 72 * FRAME_DPI, abs=0.01)
         assert len(image.getcolors(maxcolors=256) or []) <= FRAME_COLOURS
     assert first == second

@@ -726,6 +726,12 @@ REGISTRY = {
     "reliability.notebook.glue.glue_values": Entry(lambda: notebook.glue_values, {}),
     "reliability.notebook.style.percent_axis": Entry(lambda: notebook.percent_axis,
                                                dict(axis=_AX.yaxis)),
+    "reliability.notebook.style.fit_text": Entry(lambda: notebook.fit_text,
+                                                dict(fig=_FIG, pad_px=3.0)),
+    "reliability.notebook.style.legend_below": Entry(
+        lambda: notebook.legend_below, dict(fig=_FIG, handles=None, labels=None,
+                                            most_columns=2),
+        ok={"handles": [None], "labels": [None]}),
     "reliability.notebook.legibility.figure_problems": Entry(
         lambda: notebook.figure_problems,
         dict(fig=_FIG, column_px=360.0, min_text_px=7.5)),

@@ -200,7 +200,8 @@ def _visit(context, base: str, page: str) -> dict:
                 report["tall_rows"] = tab.evaluate(_TALL_ROWS_JS)
                 tab.wait_for_timeout(500)  # late shifts: fonts, explorers, toggles
                 report["layout_shift"] = tab.evaluate("() => window.layoutShift")
-            report.setdefault("figures", {})[label] = tab.evaluate(_FIGURES_JS)
+            report.setdefault("figures", {})[label] = _figures(tab)
+            report.setdefault("small_print", {})[label] = tab.evaluate(_SMALL_PRINT_JS)
             report.setdefault("axe", {})[label] = _accessibility_audit(tab)
             report["overflow"][label] = tab.evaluate(
                 "() => document.documentElement.scrollWidth - window.innerWidth")
@@ -257,13 +258,57 @@ _WIDE_MATHS_JS = """() => Array.from(document.querySelectorAll(
     .map(m => ({width: m.scrollWidth, box: m.clientWidth,
                 text: (m.querySelector("mjx-assistive-mml") || m).textContent.slice(0, 80)}))"""
 
-# Each figure (stored output or animation frame) as drawn: its shown and natural sizes.
+# Each figure (stored output or animation frame) as drawn: its shown and natural sizes,
+# and its address (the frame shown, for an animation) to read its PNG's text from.
 _FIGURES_JS = """() => Array.from(document.querySelectorAll(
     ".cell_output img, img[id^='_anim_img']")).filter(img => img.naturalWidth > 0)
     .map(img => { img.scrollIntoView(); const box = img.getBoundingClientRect();
-      return {src: img.getAttribute("src").slice(0, 60), shown_w: box.width,
-              shown_h: box.height, natural_w: img.naturalWidth,
+      return {src: img.getAttribute("src").slice(0, 60), url: img.src,
+              shown_w: box.width, shown_h: box.height, natural_w: img.naturalWidth,
               natural_h: img.naturalHeight, column: window.innerWidth}; })"""
+
+# The page's small print: the smallest computed font size, in CSS px, of its code cells'
+# text (their input and printed output; other code, as in a note, is set larger).
+_SMALL_PRINT_JS = """() => {
+    const sizes = Array.from(document.querySelectorAll(".cell_input pre, .cell_output pre"))
+        .map(pre => parseFloat(getComputedStyle(pre).fontSize));
+    return sizes.length ? Math.min(...sizes) : null; }"""
+
+# Smallest text height (image pixels) of each figure seen, by address: one read per image.
+_TEXT_SIZES: dict[str, float | None] = {}
+
+
+def _smallest_text_px(url: str) -> float | None:
+    """The smallest text's height in image pixels that the PNG at ``url`` (the built
+    site's, or a data: URL) carries in its text chunks (reliability.notebook's
+    TEXT_SIZE_KEY, written when the figure was saved); None if it carries none."""
+    import base64
+    import hashlib
+    import io
+    from urllib.request import urlopen
+
+    from PIL import Image
+
+    from reliability.notebook import TEXT_SIZE_KEY
+
+    key = hashlib.sha1(url.encode()).hexdigest()
+    if key not in _TEXT_SIZES:
+        if url.startswith("data:"):
+            data = base64.b64decode(url.split(",", 1)[1])
+        else:
+            with urlopen(url) as response:
+                data = response.read()
+        value = getattr(Image.open(io.BytesIO(data)), "text", {}).get(TEXT_SIZE_KEY)
+        _TEXT_SIZES[key] = None if value is None else float(value)
+    return _TEXT_SIZES[key]
+
+
+def _figures(tab) -> list[dict]:
+    """The page's figures as drawn, each with its smallest text's height in image px."""
+    figures = tab.evaluate(_FIGURES_JS)
+    for figure in figures:
+        figure["text_px"] = _smallest_text_px(figure.pop("url"))
+    return figures
 
 
 def _play_animations(tab, language: str = "en") -> list[dict]:
@@ -472,6 +517,30 @@ def test_figures_keep_their_shape_and_sharpness_at_every_width(report):
             assert f["shown_w"] <= f["column"], (page, label, f)
             if label == "desktop":
                 assert f["natural_w"] >= 1.45 * f["shown_w"], (page, label, f)
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_figure_text_is_no_smaller_than_the_page_small_print(report):
+    """Each figure's smallest text, as the browser shows it (its height in the PNG's
+    pixels, which the PNG carries, times the shown over the natural width), is at least
+    the page's small print (a code cell's font size, measured in the same page), at a
+    desktop's width and at a phone's, where the figure shrinks to the column."""
+    page, seen = report
+    for label, figures in seen["figures"].items():
+        small = seen["small_print"][label]
+        if not figures:
+            continue
+        assert small, f"{page}: figures but no code cell to measure small print by"
+        for f in figures:
+            assert f["text_px"], (f"{page}: figure {f['src']} carries no smallest-text "
+                                  "size: was it drawn after reliability.notebook.setup()?")
+            shown = f["text_px"] * f["shown_w"] / f["natural_w"]
+            # (a twentieth of a pixel is rounding in the stored size)
+            assert shown >= small - 0.05, (
+                f"{page} at {WIDTHS[label]} px: figure {f['src']} shows its smallest text "
+                f"{shown:.1f} px high, under the page's small print ({small:g} px): "
+                f"{f['text_px']:.1f} image px x {f['shown_w']:.0f}/{f['natural_w']} "
+                "shown/natural width")
 
 
 @pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)

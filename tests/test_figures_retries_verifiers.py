@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reliability import Verifier, Workflow
+from reliability import Verifier, Workflow, i18n
+from reliability.notebook import FIGURE_WIDTH_IN, figure_problems, setup
 from reliability.figures import retries, verifiers
 from reliability.stats import binomial_standard_error
 from reliability.workflow import attempt_cost, ceiling
@@ -168,7 +169,7 @@ def test_tradeoff_map_when_every_verifier_costs_the_same():
     colorbar = fig.axes[3]
     assert colorbar.get_ylim() == pytest.approx((19.5, 20.5))
     # The mark is named in each panel's title, where no contour label can cover it.
-    assert all("d = 1, f = 1" in ax.get_title() for ax in fig.axes[:2])
+    assert all("d = 1, f = 1" in ax.get_title().replace("\n", " ") for ax in fig.axes[:2])
     plt.close(fig)
 
 
@@ -199,7 +200,7 @@ def test_explorer_lines_are_the_closed_forms_and_the_ceiling():
     assert np.allclose(ceiling_line.get_ydata(), (0.92 / 0.95) ** n)
     assert np.allclose(one.get_ydata(), 0.92 ** n)
     assert np.allclose(three.get_ydata(), replace(BASE, steps=1).step_success ** n)
-    assert "Model, 3 attempts per step" in fig.axes[0].get_title()
+    assert "Model, 3 attempts per step" in fig.axes[0].get_title().replace("\n", " ")
     plt.close(fig)
 
 
@@ -217,8 +218,14 @@ def test_the_scrubber_frame_says_one_attempt_in_the_singular():
 def test_attempts_figure_is_stacked_to_fit_a_phone_column():
     attempts = [1, 2]
     table = retries.sweep([replace(BASE, attempts=a) for a in attempts], runs=100, seed=0)
-    fig = retries.plot_attempts(attempts, table, ceiling_value=0.7, title="t")
-    assert fig.get_figwidth() <= 7.5 and len(fig.axes) == 2
+    with matplotlib.rc_context(), i18n.language("ru"):
+        setup(language="ru")   # the book's sizes, in the longer language
+        fig = retries.plot_attempts(attempts, table, ceiling_value=0.7,
+                                    title="Повторы быстро поднимают успех, а потом "
+                                          "упираются в потолок тихих ошибок (модель)")
+        assert fig.get_figwidth() == FIGURE_WIDTH_IN and len(fig.axes) == 2
+        # its legend under the panels, its long title wrapped: nothing to fix on a phone
+        assert figure_problems(fig) == []
     plt.close(fig)
 
 

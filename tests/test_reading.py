@@ -126,7 +126,7 @@ def test_figures_read_on_a_phone():
     figures = [fig_reading.plot_columns(runs, title="Model run"),
                fig_reading.plot_baselines({"a": (44.0, 67.0), "b": (81.8, 75.1)},
                                           title="Published scores")]
-    frame = plt.figure(figsize=(7.0, 4.8))
+    frame = plt.figure(figsize=fig_reading.THRESHOLD_FIGSIZE)
     drawn = fig_reading.draw_threshold_frame(frame, 4.0, separation=6.0, seed=1)
     assert math.isclose(drawn.call_needed, norm.sf(-2.0))
     for fig in figures + [frame]:

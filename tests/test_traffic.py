@@ -117,6 +117,11 @@ def test_bad_providers_and_alert_inputs_are_refused():
     assert len(REASONS) == 7
 
 
+def words(text: str) -> str:
+    """``text`` with its line breaks as spaces (figures wrap their text to fit)."""
+    return " ".join(text.split())
+
+
 def test_the_outage_figure_says_when_there_is_no_outage_and_no_traffic():
     # Chapter 8 at outage_hours=0 and conversations=1: the title must not claim an outage,
     # and a window with no request in it says so rather than showing two blank panels.
@@ -130,16 +135,18 @@ def test_the_outage_figure_says_when_there_is_no_outage_and_no_traffic():
     calm = Scenario(outage_hours=0.0)
     one = simulate_day(calm, conversations=1, seed=0)
     fig = figures.plot_outage(one, one, start=8.0, end=14.0)
-    assert fig._suptitle.get_text().endswith("no outage, so a breaker has nothing to do")
+    # Titles are wrapped to a phone's width: their words, not their line breaks, count.
+    assert words(fig._suptitle.get_text()).endswith(
+        "no outage, so a breaker has nothing to do")
     in_window = np.any((one.time >= 8 * 3600) & (one.time < 14 * 3600))
     notes = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert notes == ([] if in_window else ["no requests in this window"] * 2)
     plt.close(fig)
     busy = simulate_day(Scenario(outage_hours=2.0), conversations=200, seed=0)
     fig = figures.plot_outage(busy, busy, start=8.0, end=16.0)
-    assert "without a breaker the outage burns" in fig._suptitle.get_text()
+    assert "without a breaker the outage burns" in words(fig._suptitle.get_text())
     # The panel titles count what the chapter's table counts: calls while it was down.
-    assert [ax.get_title() for ax in fig.axes] == [
+    assert [words(ax.get_title()) for ax in fig.axes] == [
         f"{label}: {busy.waiting_hours:,.1f} worker-hours waiting, "
         f"{busy.outage_calls:,} calls while down"
         for label in ("retries only", "retries + circuit breaker")]
@@ -195,7 +202,7 @@ def test_the_explorer_figure_is_one_panel_whose_legend_gives_both_days_costs():
     with_breaker = simulate_day(outage, breaker=BreakerConfig(), conversations=300, seed=1)
     fig = figures.plot_outage_lines(without, with_breaker, start=8.0, end=16.0)
     assert len(fig.axes) == 1 and "model" in fig.axes[0].get_title()
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    labels = [words(t.get_text()) for t in fig.axes[0].get_legend().get_texts()]
     assert labels == [f"retries only: {without.waiting_hours:,.1f} worker-hours waiting, "
                       f"{without.outage_calls:,} calls while down",
                       f"with breaker: {with_breaker.waiting_hours:,.1f} worker-hours "

@@ -6,17 +6,20 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from .. import _validate
 from ..harness.budget import LengthSample, Outcome, TaskMix
 from ..notebook import PALETTE, percent_axis
+from ..notebook.style import FIGURE_WIDTH_IN
 from . import _checks
+from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..i18n import _, N_, translate
 from ..numbers import counted, fmt
 
 __all__ = ["plot_mast", "plot_traces", "plot_hit_share", "draw_limit_frame",
-           "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES"]
+           "live_step_limit", "LIMIT_MODES", "VERIFICATION_MODES", "LIMIT_FIGSIZE"]
 
 #: MAST modes a hard limit with an explicit stop condition addresses, and the verification
 #: layer's modes (the lesson's grouping).
@@ -59,18 +62,27 @@ def plot_mast(modes, *, title: str):
     colours = [PALETTE["vermillion"] if n.startswith(LIMIT_MODES) else
                PALETTE["blue"] if n.startswith(VERIFICATION_MODES) else PALETTE["grey"]
                for n in names]
-    fig, ax = plt.subplots(figsize=(7.0, 5.0))
-    ax.barh(np.arange(len(names)), shares[order], color=[colours[i] for i in order])
-    ax.set_yticks(np.arange(len(names)), [translate(names[i]) for i in order])
+    # Each mode's name on a line above its bar: fourteen rows read down a phone, and the
+    # bars keep the whole width.
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 2.7 + 0.47 * len(names)))
+    ranked = order[::-1]                   # the largest share first, at the top
+    ax.barh(np.arange(len(names)) + 0.62, shares[ranked], height=0.42,
+            color=[colours[i] for i in ranked])
+    for row, i in enumerate(ranked):
+        ax.text(0, row + 0.05, wrap(translate(names[i]), FIGURE_WIDTH_IN - 0.7),
+                va="top", ha="left", in_layout=False)
+    ax.set_ylim(len(names) + 0.05, 0)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
     percent_axis(ax.xaxis)
-    ax.set(xlabel=_("share of all annotated failures (MAST)"), title=title)
+    ax.xaxis.set_major_locator(MaxNLocator(4))
+    ax.set(xlabel=_("share of all annotated failures (MAST)"))
+    set_title(ax, title)
     ax.grid(axis="y", visible=False)
-    ax.legend(handles=[Patch(color=PALETTE["vermillion"],
-                             label=_("a step limit and a stop rule")),
-                       Patch(color=PALETTE["blue"], label=_("the verification layer")),
-                       Patch(color=PALETTE["grey"], label=_("other modes"))],
-              loc="lower right")
-    fig.tight_layout()
+    legend_below(ax, [Patch(color=PALETTE[c]) for c in ("vermillion", "blue", "grey")],
+                 [_("a step limit and a stop rule"), _("the verification layer"),
+                  _("other modes")])
+    finish(fig)
     return fig
 
 
@@ -89,9 +101,17 @@ def plot_traces(outcomes, *, title: str, start=None):
     every run began from (the first step is compared with it when given)."""
     _checks.of_kind("outcomes", outcomes, Outcome, what="run_task Outcomes by label")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 0.7 * len(outcomes) + 2.0))
+    # Each run's name and how it ended on a line above its cells: the cells keep the
+    # whole width of a phone rather than sharing it with the names.
     longest = max(len(o.moves) for o in outcomes.values())
-    for row, (label, outcome) in enumerate(outcomes.items()):
+    names = [wrap(f"{translate(label)}: {translate(_STATUS[outcome.status])}",
+                  FIGURE_WIDTH_IN - 0.7) for label, outcome in outcomes.items()]
+    # In cell heights (0.4 in): a line of text takes 0.55, a row of cells 1.
+    tops = np.cumsum([0] + [0.55 * (n.count("\n") + 1) + 1.3 for n in names])
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.4 * tops[-1] + 3.6))
+    for row, ((label, outcome), name) in enumerate(zip(outcomes.items(), names)):
+        ax.text(0.05, tops[row] + 0.1, name, va="top", ha="left", in_layout=False)
+        cells = tops[row + 1] - 1.05
         letters, previous = {}, start
         for col, (move, verdict) in enumerate(zip(outcome.moves, outcome.verdicts)):
             letter = letters.setdefault(move.call, chr(ord("A") + len(letters)))
@@ -103,23 +123,23 @@ def plot_traces(outcomes, *, title: str, start=None):
                 unchanged = (col > 0 or start is not None) and move.state == previous
                 kind = "stalled" if unchanged else "progress"
             previous = move.state
-            ax.add_patch(plt.Rectangle((col + 0.05, row + 0.1), 0.9, 0.8, color=_CELL[kind]))
-            ax.text(col + 0.5, row + 0.5, letter, ha="center", va="center")
-        ax.text(longest + 0.2, row + 0.5, translate(_STATUS[outcome.status]), va="center")
-    ax.set_xlim(0, longest + 2.6)
-    ax.set_ylim(len(outcomes), 0)
-    ax.set_yticks(np.arange(len(outcomes)) + 0.5, [translate(k) for k in outcomes])
+            ax.add_patch(plt.Rectangle((col + 0.05, cells), 0.9, 0.9,
+                                       color=_CELL[kind]))
+            ax.text(col + 0.5, cells + 0.45, letter, ha="center", va="center")
+    ax.set_xlim(0, longest)
+    ax.set_ylim(tops[-1], 0)
+    ax.set_yticks([])
     ax.set_xticks(np.arange(longest) + 0.5, [str(i + 1) for i in range(longest)])
-    ax.set(xlabel=_("step (letter = distinct tool call; same letter, same call)"), title=title)
+    ax.set(xlabel=_("step (letter = distinct tool call; same letter, same call)"))
+    set_title(ax, title)
     ax.grid(False)
     for side in ("left", "bottom"):
         ax.spines[side].set_visible(False)
     labels = {"progress": _("state changed"), "stalled": _("state unchanged"),
               "hint": _("sign seen: hint sent"), "stop": _("sign after hint: stopped"),
               "done": _("task done")}
-    ax.legend(handles=[Patch(color=_CELL[k], label=v) for k, v in labels.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
-    fig.tight_layout()
+    legend_below(ax, [Patch(color=_CELL[k]) for k in labels], list(labels.values()))
+    finish(fig)
     return fig
 
 
@@ -140,7 +160,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
     share = np.array([r["share"] for r in rows])
     low = np.array([r["low"] for r in rows])
     high = np.array([r["high"] for r in rows])
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6))
     ax.plot(limits, closed, color=PALETTE["blue"], label=_("closed form h(L)"))
     ax.errorbar([r["limit"] for r in rows], share, yerr=[share - low, high - share], fmt="o",
                 ms=4, capsize=2, color=PALETTE["blue"], label=_("simulated, 95% Wilson interval"))
@@ -149,10 +169,15 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
                label=_("the bank bot's limit, {chosen}").format(chosen=chosen))
     percent_axis(ax.yaxis)
     ax.set(xlabel=_("step limit L (steps per task)"),
-           ylabel=_("share of tasks that hit the limit"), ylim=(0, None), title=title)
-    ax.legend()
-    fig.tight_layout()
+           ylabel=_("share of tasks that hit the limit"), ylim=(0, None))
+    set_title(ax, title)
+    legend_below(ax)
+    finish(fig)
     return fig
+
+
+#: Size of :func:`draw_limit_frame`'s figure: room under the axes for the legend.
+LIMIT_FIGSIZE = (FIGURE_WIDTH_IN, 5.6)
 
 
 def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
@@ -171,25 +196,28 @@ def draw_limit_frame(fig, sample, limit: int, *, longest: int = 30):
     ax.bar(steps, counts, width=0.9,
            color=np.where(steps > limit, PALETTE["orange"], PALETTE["green"]))
     stuck_share = hits["stuck"] / sample.runs
-    ax.bar([longest + 3], [stuck_share], width=0.9, color=PALETTE["vermillion"])
+    stuck_at = longest + 9      # apart from the last step, so the labels do not meet
+    ax.bar([stuck_at], [stuck_share], width=0.9, color=PALETTE["vermillion"])
     ax.axvline(limit + 0.5, color=PALETTE["black"], ls=":")
-    ax.set_xticks(list(range(0, longest + 1, 5)) + [longest + 3],
-                  [str(s) for s in range(0, longest, 5)] + [f"{longest}+", _("stuck")])
+    ax.set_xticks(list(range(0, longest + 1, 10)) + [stuck_at],
+                  [str(s) for s in range(0, longest, 10)] + [f"{longest}+", _("stuck")])
     percent_axis(ax.yaxis)
     top = max(0.2, 1.1 * max(counts.max(), stuck_share))
-    ax.set_yticks(np.arange(0, top + 1e-9, 0.05))
-    ax.set(xlabel=_("steps a task needs"), ylabel=_("share of tasks"), ylim=(0, top),
-           title=_("Limit {limit}: {share:.1%} of tasks hit it "
-                   "(95% CI {low:.1%} to {high:.1%}),\n"
-                   "{cut:.1%} are sound tasks cut short "
-                   "(simulated task mix)").format(
-                       limit=limit, share=hits["share"], low=hits["low"], high=hits["high"],
-                       cut=hits["cut_short"] / sample.runs))
-    ax.legend(handles=[Patch(color=PALETTE["green"], label=_("finishes within the limit")),
-                       Patch(color=PALETTE["orange"], label=_("sound task, cut short")),
-                       Patch(color=PALETTE["vermillion"], label=_("stuck, stopped"))],
-              loc="upper right")
-    fig.tight_layout()
+    # no tick at the very top, where its label would reach into the title
+    ax.set_yticks(np.arange(0, 0.97 * top, 0.05 if top <= 0.3 else 0.1))
+    ax.set(xlabel=_("steps a task needs"), ylabel=_("share of tasks"), ylim=(0, top))
+    set_title(ax, _("Limit {limit}: {share:.1%} of tasks hit it "
+                    "(95% CI {low:.1%} to {high:.1%}),\n"
+                    "{cut:.1%} are sound tasks cut short "
+                    "(simulated task mix)").format(
+                        limit=limit, share=hits["share"], low=hits["low"],
+                        high=hits["high"], cut=hits["cut_short"] / sample.runs))
+    # Below the axes: the bars' peak moves with the mix, so no corner is sure to be free
+    legend_below(ax, [Patch(color=PALETTE[c])
+                      for c in ("green", "orange", "vermillion")],
+                 [_("finishes within the limit"), _("sound task, cut short"),
+                  _("stuck, stopped")])
+    finish(fig)
 
 
 #: The live explorer's positions: the kernel explorer's step limits and stuck shares.

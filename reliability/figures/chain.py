@@ -15,7 +15,8 @@ from matplotlib.patches import Patch
 from .. import _validate
 from . import _checks
 from ..i18n import N_, Text, _, fill_slots, translate
-from ..notebook import OUTCOME_COLOURS, PALETTE, percent_axis
+from ..notebook import (FIGURE_WIDTH_IN, OUTCOME_COLOURS, PALETTE, fit_text, legend_below,
+                        percent_axis)
 from ..workflow import Workflow, horizon
 from ..live import nearest
 from ..numbers import fmt
@@ -89,7 +90,7 @@ def plot_decay(table, *, title: str):
     """Lines: closed forms. Dots with bars: simulated rates and their 95 % intervals."""
     _decay("table", table)
     _validate.text("title", title)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.8), layout="constrained")
     for label, t in table.items():
         name = translate(label)
         line, = ax.plot(t["length"], t["closed"],
@@ -100,9 +101,8 @@ def plot_decay(table, *, title: str):
     ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
            ylim=(0, 1.02), title=title)
     percent_axis(ax.yaxis)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    legend_below(fig, most_columns=1)
+    return fit_text(fig)
 
 
 def plot_horizon(accuracies, *, target: float = 0.5):
@@ -114,14 +114,16 @@ def plot_horizon(accuracies, *, target: float = 0.5):
     _validate.open_probability("target", target, example="0.5")
     accuracies = np.asarray(accuracies, dtype=float)
     grid = 1 - np.logspace(-4.3, -0.7, 200)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.4), layout="constrained")
     ax.plot(1 - grid, [horizon(p, target) for p in grid], color=PALETTE["blue"])
+    middle = np.median(accuracies)
     for p in accuracies:
         h = horizon(p, target)
         ax.plot(1 - p, h, "o", color=PALETTE["vermillion"])
-        # Labels sit off the rising line: left of it, except the leftmost, which would
-        # run off the axes and goes below-right instead.
-        left = p > accuracies.min()
+        # Labels sit off the rising line, in the empty triangles beside it: left of it
+        # for the better half of the rungs, below-right for the rest, which would run
+        # into the tick labels on the left.
+        left = p > middle
         ax.annotate(_("p = {p:g}: {h:,.0f} steps").format(p=p, h=h), (1 - p, h),
                     textcoords="offset points",
                     xytext=(-10, 4) if left else (10, -14), ha="right" if left else "left")
@@ -131,8 +133,7 @@ def plot_horizon(accuracies, *, target: float = 0.5):
     ax.set(xlabel=_("per-step error rate 1 − p (log scale; better to the right)"),
            ylabel=_("steps until success falls to {target:.0%}").format(target=target),
            title=_("Ten times fewer errors per step buys a ten times longer horizon"))
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 _EVENT_ORDER = ("pending", "ok", "error", "wrong", "caught", "rejected_ok", "gave_up")
@@ -194,17 +195,16 @@ def animate_runs(log, steps: int, *, title: str, states=None):
                          f"got {sorted(states)}")
     grid = run_grid(log, steps)
     cmap = ListedColormap([OUTCOME_COLOURS[e] for e in _EVENT_ORDER])
-    fig, ax = plt.subplots(figsize=(7.0, 6.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.4), layout="constrained")
     shown = np.zeros_like(grid)
     image = ax.imshow(shown, cmap=cmap, vmin=0, vmax=len(_EVENT_ORDER) - 1,
                       aspect="auto", interpolation="nearest")
     ax.set(ylabel=_("run"), title=title)
     ax.set_xticks(range(steps), [str(s + 1) for s in range(steps)])
     ax.grid(False)
-    ax.legend(handles=[Patch(facecolor=OUTCOME_COLOURS[k], edgecolor=PALETTE["grey"],
-                             label=translate(v)) for k, v in states.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
-    fig.tight_layout()
+    legend_below(fig, labels=[translate(v) for v in states.values()],
+                 handles=[Patch(facecolor=OUTCOME_COLOURS[k], edgecolor=PALETTE["grey"])
+                          for k in states])
 
     def draw(frame):
         shown[:] = 0
@@ -214,6 +214,7 @@ def animate_runs(log, steps: int, *, title: str, states=None):
         return (image,)
 
     draw(1)
+    fit_text(fig)
     # Frame 1 first: the player opens on a grid that already shows the first step.
     animation = FuncAnimation(fig, draw, frames=range(1, steps + 1), interval=600)
     plt.close(fig)
@@ -231,7 +232,7 @@ def plot_explorer(error: float, silent: float, longest: int):
     longest = _validate.whole("longest", longest, minimum=1)
     lengths = np.arange(1, longest + 1)
     wf = Workflow(steps=1, error=error, silent=min(silent, 1 - error))
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(layout="constrained")
     ax.plot(lengths, wf.success_by_length(lengths))
     verdict = (_(": half of all chains fail by step {step:.0f}").format(step=horizon(wf.c))
                if 0 < wf.c < 1 else "")
@@ -239,8 +240,7 @@ def plot_explorer(error: float, silent: float, longest: int):
            ylim=(0, 1.02), title=_("Model, p = {p:.3f}{verdict}").format(p=wf.c,
                                                                           verdict=verdict))
     percent_axis(ax.yaxis)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 #: Step accuracies the live explorer offers: every hundredth to 0.99, then every thousandth.

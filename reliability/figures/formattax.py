@@ -13,8 +13,10 @@ from .. import _validate
 from ..i18n import N_, _
 from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
+from ..notebook.style import FIGURE_WIDTH_IN
 from ..structured import Check
 from . import _checks
+from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..numbers import fmt, interval
 
@@ -58,7 +60,8 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                         ("accuracy_free", accuracy_free),
                         ("accuracy_constrained", accuracy_constrained)):
         _validate.probability(name, value)
-    fig, (form, content) = plt.subplots(2, 1, figsize=(7.0, 5.4), sharex=True)
+    fig, (form, content) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 5.8),
+                                        sharex=True)
     panels = ((form, _("Form: share of replies in a valid format"),
                [_("format asked in the prompt"), _("plus grammar on the decoder")],
                [compliance_prompt, compliance_constrained], [PALETTE["sky"], PALETTE["blue"]]),
@@ -66,16 +69,18 @@ def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
                [_("free generation"), _("under the schema")],
                [accuracy_free, accuracy_constrained], [PALETTE["yellow"], PALETTE["orange"]]))
     for ax, title, names, values, colours in panels:
-        bars = ax.barh(names, values, color=colours)
+        bars = ax.barh([wrap(n, 1.45, size="ytick.labelsize") for n in names], values,
+                       color=colours)
         ax.bar_label(bars, labels=[fmt(v, ".1%") for v in values], padding=3)
-        ax.set_title(title, loc="left")
+        set_title(ax, title)
         ax.invert_yaxis()
-        ax.set_xlim(0, 1.15)
+        ax.set_xlim(0, 1.3)     # room right of the longest bar for its label
+        ax.set_xticks([0, 0.5, 1])
     form.patches[0].set_hatch("//")
     content.patches[1].set_hatch("//")
     content.set_xlabel(_("share of replies (hatched: the two equal numbers)"))
     percent_axis(content.xaxis)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -97,14 +102,12 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     _validate.whole("columns", columns, minimum=1, maximum=10**4)
     codes = np.concatenate([np.full(partition[k], i) for i, k in enumerate(_CELL_GROUPS)])
     rows = int(np.ceil(len(codes) / columns))
-    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.2))
     for index, code in enumerate(codes):
         row, col = divmod(index, columns)
         ax.add_patch(plt.Rectangle((col, rows - 1 - row), 0.9, 0.9,
                                    color=list(_CELL_GROUPS.values())[code][1]))
-    ax.set(xlim=(-0.1, columns), ylim=(-0.1, rows), aspect="equal",
-           xlabel=_("one square = one cell (model × task × format); {cells} cells").format(
-               cells=len(codes)))
+    ax.set(xlim=(-0.1, columns), ylim=(-0.1, rows), aspect="equal")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.grid(False)
@@ -112,13 +115,16 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
         ax.spines[side].set_visible(False)
     with_prompt = partition["prompt_only"] + partition["prompt_and_decoder"]
     significant = with_prompt + partition["decoder_only"]
-    ax.legend(handles=[Patch(color=c, label=f"{_(label)}: {partition[k]}")
-                       for k, (label, c) in _CELL_GROUPS.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
-    ax.set_title(_("The tax is paid at the prompt: {with_prompt} of {significant} "
-                   "significant cells\nshow it with no grammar at all").format(
-                       with_prompt=with_prompt, significant=significant))
-    fig.tight_layout()
+    legend_below(ax, [Patch(color=c) for unused, c in _CELL_GROUPS.values()],
+                 [f"{_(label)}: {partition[k]}"
+                  for k, (label, unused) in _CELL_GROUPS.items()],
+                 alignment="left",
+                 title=_("one square = one cell (model × task × format); {cells} cells")
+                 .format(cells=len(codes)))
+    set_title(ax, _("The tax is paid at the prompt: {with_prompt} of {significant} "
+                    "significant cells\nshow it with no grammar at all").format(
+                        with_prompt=with_prompt, significant=significant))
+    finish(fig)
     return fig
 
 
@@ -181,17 +187,23 @@ def plot_speak_freely(frame):
     """Grouped bars of :func:`speak_freely_deltas`, one group per task."""
     _checks.frame("frame", frame, ("study", "setting", "condition", "value"))
     deltas = speak_freely_deltas(frame)
-    fig, ax = plt.subplots(figsize=(7.0, 6.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.6))
     width = 0.2
     for j, ((label, row), (*unused, colour)) in enumerate(zip(deltas.iterrows(), _SPEAK_SERIES)):
         ax.bar(np.arange(len(row)) + (j - 1.5) * width, row.values, width,
                color=PALETTE[colour], label=label)
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
-    ax.set_xticks(np.arange(len(deltas.columns)), list(deltas.columns))
-    ax.set(ylabel=_("accuracy change vs free text (pp)"), xlabel=_("task"),
-           title=_("The sign of the tax depends on the format,\nthe task and who ran it"))
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
-    fig.tight_layout()
+    slot = (FIGURE_WIDTH_IN - 1.0) / max(len(deltas.columns), 1) - 0.1
+    ax.set_xticks(np.arange(len(deltas.columns)),
+                  [wrap(c, slot, size="xtick.labelsize") for c in deltas.columns])
+    ax.set(ylabel=wrap(_("accuracy change vs free text (pp)"), 3.0,
+                       size="axes.labelsize"),
+           xlabel=_("task"))
+    set_title(ax, _("The sign of the tax depends on the format,\n"
+                    "the task and who ran it"))
+    # Below the axes: the bars reach both up and down, so no corner is free.
+    legend_below(ax)
+    finish(fig)
     return fig
 
 
@@ -232,27 +244,33 @@ def draw_regimes(fig, table, *, title: str):
     _regimes("table", table, every=True)
     _validate.text("title", title)
     ax = fig.add_subplot()
-    x = np.arange(len(REGIMES))
+    # Horizontal bars: the regimes' names, two lines each, read across a phone's width.
+    y = np.arange(len(REGIMES))
     width = 0.26
     for j, (measure, (label, colour)) in enumerate(MEASURES.items()):
         closed, rate, low, high = (np.array([table[r][measure][i] for r in REGIMES])
                                    for i in range(4))
-        position = x + (j - 1) * width
-        ax.bar(position, rate, width, color=colour, label=_(label),
-               yerr=[rate - low, high - rate], capsize=2)
-        ax.plot(position, closed, "_", ms=14, mew=2, color=PALETTE["black"],
+        position = y + (j - 1) * width
+        ax.barh(position, rate, width, color=colour, label=_(label),
+                xerr=[rate - low, high - rate], capsize=2)
+        ax.plot(closed, position, "|", ms=12, mew=2, color=PALETTE["black"],
                 label=_("closed form") if j == 0 else None)
-    ax.set_xticks(x, [_(REGIME_LABELS[r]) for r in REGIMES])
-    ax.set(ylabel=_("share of replies"), ylim=(0, 1.05), title=title)
-    percent_axis(ax.yaxis)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
-              title=_("bars: simulated, 95% interval; ticks: closed form"))
-    fig.tight_layout()
+    ax.set_yticks(y, [wrap(_(REGIME_LABELS[r]).replace("\n", " "), 1.4,
+                           size="ytick.labelsize") for r in REGIMES])
+    ax.invert_yaxis()
+    ax.set(xlim=(0, 1.02), xticks=[0, 0.5, 1])
+    ax.set_xlabel(_("share of replies"))
+    set_title(ax, title)
+    percent_axis(ax.xaxis)
+    ax.grid(axis="y", visible=False)
+    legend_below(ax, ncol=2,
+                 title=_("bars: simulated, 95% interval; ticks: closed form"))
+    finish(fig)
     return ax
 
 
 #: Size of the regime figure: room under the axes for the legend.
-REGIME_FIGSIZE = (7.0, 5.6)
+REGIME_FIGSIZE = (FIGURE_WIDTH_IN, 6.8)
 
 
 def plot_regimes(table, *, title: str):
@@ -301,7 +319,7 @@ def plot_order(table, *, title: str):
     """Lines: closed forms; dots with bars: simulated answer accuracy, per field order."""
     _orders("table", table, every=False)
     _validate.text("title", title)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.2))
     labels = {"reasoning_first": _("reasoning field first"),
               "answer_first": _("answer field first")}
     colours = {"reasoning_first": PALETTE["blue"], "answer_first": PALETTE["vermillion"]}
@@ -312,10 +330,12 @@ def plot_order(table, *, title: str):
                     fmt="o", ms=4, capsize=2, color=colours[order],
                     label=_("{order}: simulated, 95% interval").format(order=labels[order]))
     ax.set(xlabel=_("digits to add (problem size)"), ylabel=_("answer field right"),
-           ylim=(0, 1.05), title=title)
+           ylim=(0, 1.05))
+    set_title(ax, title)
     percent_axis(ax.yaxis)
-    ax.legend(loc="center right")
-    fig.tight_layout()
+    # Below the axes: the answer-first line crosses the whole plot, so no corner is free
+    legend_below(ax)
+    finish(fig)
     return fig
 
 

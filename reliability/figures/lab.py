@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .. import _validate
 from ..lab.arms import FAILURE_CLASSES, ArmResult, Dashboard, Gap
 from ..lab.guardrails import GUARDRAILS
 from ..lab.rig import StageMirror
 from ..notebook import PALETTE, percent_axis
+from ..notebook.style import FIGURE_WIDTH_IN
 from ..stats import wilson_interval
 from . import _checks
+from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..i18n import N_, NP_, _, pgettext, translate
 from ..numbers import counted, fmt, interval
@@ -21,7 +24,7 @@ from ..numbers import counted, fmt, interval
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
            "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
            "plot_dashboard", "plot_explorer", "capability_table", "rig_check_table",
-           "mirror_rows", "mirror_table", "live_fault_rate"]
+           "mirror_rows", "mirror_table", "live_fault_rate", "FAULT_FIGSIZE"]
 
 _ARM_COLOURS = {"baseline": PALETTE["grey"], "mismatched": PALETTE["orange"],
                 "matched": PALETTE["blue"]}
@@ -108,33 +111,44 @@ def plot_ladder(rows, *, title: str):
     and how often the arm's guardrail fired."""
     _ladder_rows(rows)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 5.0))
-    labels, ticks = [], []
+    # Each failure's name, then each arm's bar under a line naming it (and how often its
+    # guardrail fired): the bars keep the whole width of a phone. In units of 0.25 in.
+    notes = sum((1 + (role != "baseline")) for unused in rows
+                for role in ("baseline", "mismatched", "matched"))   # lines, at most
+    units = len(rows) * 1.2 + notes * 0.9 + len(rows) * 3 * 1.15
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.25 * units + 3.0))
+    y = 0.0
     for i, (failure, row) in enumerate(rows.items()):
-        for j, role in enumerate(("baseline", "mismatched", "matched")):
-            y = i * 4 + j
+        ax.text(0, y, translate(failure), va="top", ha="left", fontweight="bold",
+                in_layout=False)
+        y += 1.1
+        for role in ("baseline", "mismatched", "matched"):
             arm = row[role]
-            rate, below, above = _bar(arm)
-            ax.barh(y, rate, color=_ARM_COLOURS[role], height=0.8,
-                    label=pgettext("arm", role) if i == 0 else None)
-            ax.errorbar(rate, y, xerr=[[below], [above]], fmt="none", color="black",
-                        capsize=2, lw=1)
+            note = pgettext("arm", role)
             if role != "baseline":
                 name = row[f"{role}_name"]
-                ax.text(1.02, y, _("{name}: fired {count}x").format(
-                    name=_guardrail_label(name), count=arm.fired[name]),
-                        va="center")
-        labels.append(translate(failure))
-        ticks.append(i * 4 + 1)
-    ax.set_yticks(ticks, labels)
-    ax.invert_yaxis()
+                note += " — " + _("{name}: fired {count}x").format(
+                    name=_guardrail_label(name), count=arm.fired[name])
+            note = wrap(note, FIGURE_WIDTH_IN - 0.7)
+            ax.text(0, y, note, va="top", ha="left", in_layout=False)
+            bar = y + 0.9 * (note.count("\n") + 1) + 0.5
+            rate, below, above = _bar(arm)
+            ax.barh(bar, rate, color=_ARM_COLOURS[role], height=0.85,
+                    label=pgettext("arm", role) if i == 0 else None)
+            ax.errorbar(rate, bar, xerr=[[below], [above]], fmt="none",
+                        color="black", capsize=2, lw=1)
+            y = bar + 0.65
+        y += 0.1
+    ax.set_ylim(y, -0.1)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
     ax.set(xlim=(0, 1),
-           xlabel=_("share of runs graded PASS by the oracle (95% Wilson interval)"),
-           title=title)
+           xlabel=_("share of runs graded PASS by the oracle (95% Wilson interval)"))
+    set_title(ax, title)
     percent_axis(ax.xaxis)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.38), ncol=3)
+    legend_below(ax)
     ax.grid(axis="y", visible=False)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -161,7 +175,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     names = {key: translate(text) for key, text in {
         "success": N_("right"), "fixed": N_("right after validation sent the parts back"),
         **FAILURE_CLASSES}.items()}
-    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.4))
     for y, (label, shares) in enumerate(arms.items()):
         left = 0.0
         for key, share in shares.items():
@@ -169,21 +183,21 @@ def plot_blind_spot(arms: dict, *, title: str):
                 continue
             ax.barh(y, share, left=left, color=_CLASS_COLOURS[key], edgecolor="white",
                     label=names[key] if key not in ax.get_legend_handles_labels()[1] else None)
-            if share >= 0.06:
+            if share >= 0.12:          # room inside the slice for its label
                 ax.text(left + share / 2, y, fmt(share, ".0%"), ha="center", va="center",
                         color="white" if key in ("wrong_record", "never_retrieved",
                                                              "inconsistent") else "black")
             left += share
     ax.set_yticks(range(len(arms)), list(arms))
     ax.invert_yaxis()
-    ax.set(xlim=(0, 1), xlabel=_("share of runs"), title=title)
+    ax.set(xlim=(0, 1), xlabel=_("share of runs"))
+    set_title(ax, title)
     percent_axis(ax.xaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    ax.legend(unique.values(), unique.keys(), loc="upper center", bbox_to_anchor=(0.5, -0.22),
-              ncol=2)
+    legend_below(ax, list(unique.values()), list(unique.keys()))
     ax.grid(axis="y", visible=False)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -191,29 +205,37 @@ def plot_capability(ladder: dict, *, title: str):
     """Baseline and guarded bars per profile; a profile with nothing to close gets none."""
     _profile_ladder(ladder)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.4))
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
         for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"],
                                             pgettext("arm", "baseline")),
                                            (0.2, guarded, PALETTE["blue"],
                                             _("+ all four guardrails"))):
             if arm is None:
-                ax.text(i + offset, 0.5, _("no bar:\nnothing\nto close"), ha="center",
-                        va="center")
+                # upright in the empty slot, where a phone's width has room for it
+                # centred in the free space between its neighbours
+                note = wrap(_("no bar:\nnothing\nto close"), 2.4)
+                ax.text(i + offset + 0.1, 0.03, note, ha="center", va="bottom",
+                        rotation=90)
                 continue
             rate, below, above = _bar(arm)
             ax.bar(i + offset, rate, width=0.38, color=colour, label=label if i == 1 or (
                 i == 0 and offset < 0) else None)
             ax.errorbar(i + offset, rate, yerr=[[below], [above]], fmt="none", color="black",
                         capsize=3, lw=1)
+    slot = (FIGURE_WIDTH_IN - 1.2) / max(len(ladder), 1) - 0.1
     ax.set_xticks(range(len(ladder)),
-                  [_("{name} profile").format(name=pgettext("profile", n)) for n in ladder])
-    ax.set(ylim=(0, 1.05), ylabel=_("share of runs graded PASS (95% Wilson)"), title=title)
+                  [wrap(_("{name} profile").format(name=pgettext("profile", n)), slot,
+                        size="xtick.labelsize") for n in ladder])
+    ax.set(ylim=(0, 1.05), ylabel=wrap(_("share of runs graded PASS (95% Wilson)"), 3.0,
+                                        size="axes.labelsize"))
+    set_title(ax, title)
     percent_axis(ax.yaxis)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    ax.legend(unique.values(), unique.keys(), loc="upper right")
-    fig.tight_layout()
+    # Below the axes: bars reach the top of every column, so no corner is free.
+    legend_below(ax, list(unique.values()), list(unique.keys()), ncol=2)
+    finish(fig)
     return fig
 
 
@@ -224,24 +246,33 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str):
     for row in rows:
         _checks.columns("rows", row, _MIRROR_KEYS, what="list of dicts")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 4.6))
+    # Each stage's name on a line above its two intervals: they keep the whole width.
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.2 + 0.5 * len(rows)))
+    pitch = 1.7
     for i, row in enumerate(rows):
-        for offset, key, colour, marker, label in ((-0.15, "rig", PALETTE["vermillion"], "s",
-                                                    _("rig, real models (published)")),
-                                                   (0.15, "lab", PALETTE["blue"], "o",
-                                                    _("lab, simulated profile"))):
+        # wrapped to the figure, and left out of the layout, which would otherwise
+        # narrow the axes to fit a long name beside them
+        ax.text(0.0, i * pitch, wrap(row["label"], FIGURE_WIDTH_IN - 0.7), va="top",
+                ha="left", transform=ax.get_yaxis_transform(), in_layout=False,
+                bbox=dict(facecolor="white", edgecolor="none", pad=1))
+        for offset, key, colour, marker, label in (
+                (0.95, "rig", PALETTE["vermillion"], "s",
+                 _("rig, real models (published)")),
+                (1.35, "lab", PALETTE["blue"], "o", _("lab, simulated profile"))):
             value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
-            ax.errorbar(value, i + offset, xerr=[[value - low], [high - value]], fmt=marker,
-                        color=colour, capsize=3, label=label if i == 0 else None)
+            ax.errorbar(value, i * pitch + offset, xerr=[[value - low], [high - value]],
+                        fmt=marker, color=colour, capsize=3,
+                        label=label if i == 0 else None)
     ax.axvline(0, color="black", lw=1)
-    ax.set_yticks(range(len(rows)), [r["label"] for r in rows])
-    ax.invert_yaxis()
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.set_ylim(len(rows) * pitch, -0.05)
     ax.set(xlabel=_("gap closed by the guardrail, percentage points "
-                    "(95% Newcombe interval)"),
-           title=title)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, -0.35), ncol=2)
+                    "(95% Newcombe interval)"))
+    set_title(ax, title)
+    legend_below(ax)
     ax.grid(axis="y", visible=False)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -276,14 +307,19 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     gap = recovered.rate - base.rate
     ax.set(xlim=(-0.02, 0.92), ylim=(0, 1.05),
            xlabel=_("injected transient fault rate per call"),
-           ylabel=_("share of runs graded PASS"),
-           title=_("Lab model, fault rate {rate:.0%}:\n"
-                   "error recovery adds {gap:+.0f} pp to the pass rate").format(
-                       rate=rate, gap=100 * gap))
+           ylabel=_("share of runs graded PASS"))
+    set_title(ax, _("Lab model, fault rate {rate:.0%}:\n"
+                    "error recovery adds {gap:+.0f} pp to the pass rate").format(
+                        rate=rate, gap=100 * gap))
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
-    ax.legend(loc="lower left")
-    fig.tight_layout()
+    # Below the axes: where the curves fall depends on the profile: no corner is sure
+    legend_below(ax)
+    finish(fig)
+
+
+#: Size of :func:`draw_fault_rate`'s figure: room under the axes for the legend.
+FAULT_FIGSIZE = (FIGURE_WIDTH_IN, 5.4)
 
 
 def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
@@ -305,21 +341,24 @@ def plot_dashboard(dash, *, title: str, seed=0):
     _validate.instance("dash", dash, Dashboard)
     _validate.text("title", title)
     _validate.seed(seed)
-    fig, axes = plt.subplots(2, 2, figsize=(7.0, 7.2))
+    # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
+    fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
+                             height_ratios=(3.0, 0.7, 0.7, 2.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
-    ax = axes[0, 0]
+    ax = axes[0]
     ax.fill_between(ks, band.pass_hat_low, band.pass_hat_high, color=PALETTE["blue"],
                     alpha=0.2, lw=0, label=_("95% bootstrap band"))
     ax.plot(ks, values, "o-", color=PALETTE["blue"], label=_("measured pass^k"))
     ax.plot(ks, values[0] ** ks, "--", color=PALETTE["grey"], label=_("pass^1 to the k"))
-    ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"), ylim=(0, 1),
-           title=_("pass^k, {cases} x {runs}").format(
-               cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
+    ax.set(xlabel=_("k (runs that must all pass)"), ylabel=_("share of cases"),
+           ylim=(0, 1))
+    set_title(ax, _("pass^k, {cases} x {runs}").format(
+        cases=counted(dash.cases, "case", "cases"), runs=dash.runs_per_case))
     percent_axis(ax.yaxis)
-    handles, labels = ax.get_legend_handles_labels()   # drawn under the panels
+    legend = ax.get_legend_handles_labels()
     for ax, (count, total, label, nothing, share_of) in zip(
-            (axes[0, 1], axes[1, 0]),
+            (axes[1], axes[2]),
             ((dash.rejected, dash.answers, _("rejected by validation"),
               _("no answers to count"), _("share of answers")),
              (dash.turn_limited, dash.runs, _("hit the turn limit"), _("no runs to count"),
@@ -327,29 +366,37 @@ def plot_dashboard(dash, *, title: str, seed=0):
         if total:
             low, high = wilson_interval(count, total)
             share = count / total
-            ax.bar([0], [share], color=PALETTE["orange"], width=0.5)
-            ax.errorbar([0], [share], yerr=[[share - low], [high - share]], fmt="none",
+            ax.barh([0], [share], color=PALETTE["orange"], height=0.5)
+            ax.errorbar([share], [0], xerr=[[share - low], [high - share]], fmt="none",
                         color="black", capsize=4)
         else:   # no answer reached the validator (e.g. one turn a run): no share to draw
             high = 0.0
-            ax.text(0, 0.05, nothing, ha="center", va="center")
-        ax.set(xlim=(-1, 1), ylim=(0, max(0.1, high * 1.3)), ylabel=share_of,
-               title=_("{label}:\n{count} of {total}").format(label=label, count=count,
+            ax.text(0.05, 0, nothing, ha="center", va="center")
+        ax.set(ylim=(-1, 1), xlim=(0, max(0.1, high * 1.3)), xlabel=share_of)
+        set_title(ax, _("{label}:\n{count} of {total}").format(label=label, count=count,
                                                                total=total))
-        ax.set_xticks([])
-        percent_axis(ax.yaxis)
-    ax = axes[1, 1]
+        ax.set_yticks([])
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        percent_axis(ax.xaxis)
+    ax = axes[3]
     counts = [dash.fired[g] for g in GUARDRAILS]
-    ax.barh(range(len(GUARDRAILS)), counts, color=PALETTE["sky"])
-    ax.set_yticks(range(len(GUARDRAILS)),
-                  [_guardrail_label(g) for g in GUARDRAILS])
-    ax.invert_yaxis()
-    ax.set(xlabel=_("times fired in {runs}").format(runs=counted(dash.runs, "run", "runs")),
-           title=_("firings per guardrail"))
+    # each guardrail's name on a line above its bar, so no panel gives up width to it
+    ax.barh(np.arange(len(GUARDRAILS)) + 0.62, counts, height=0.42,
+            color=PALETTE["sky"])
+    for row, guardrail in enumerate(GUARDRAILS):
+        ax.text(0.0, row + 0.05, _guardrail_label(guardrail), va="top", ha="left",
+                transform=ax.get_yaxis_transform(), in_layout=False)
+    ax.set_ylim(len(GUARDRAILS) + 0.05, 0)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.set(xlabel=_("times fired in {runs}").format(
+        runs=counted(dash.runs, "run", "runs")))
+    set_title(ax, _("firings per guardrail"))
     ax.grid(axis="y", visible=False)
+    # pass^k's legend under the panels, where it leaves the panels' spacing even
+    legend_below(ax, *legend)
     fig.suptitle(title)
-    fig.legend(handles, labels, loc="lower center", ncol=2)
-    fig.tight_layout(rect=(0, 0.09, 1, 1))
+    finish(fig)
     return fig
 
 
@@ -358,22 +405,25 @@ def plot_explorer(arms: dict, gap):
     verdict as the title (how often guardrails fired under each bar)."""
     _checks.of_kind("arms", arms, ArmResult, what="arm names to ArmResults")
     _validate.instance("gap", gap, Gap)
-    fig, ax = plt.subplots(figsize=(6.0, 4.6))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6))
     for i, (name, arm) in enumerate(arms.items()):
         rate, below, above = _bar(arm)
         ax.bar(i, rate, color=PALETTE["blue" if i else "grey"], width=0.6)
         ax.errorbar(i, rate, yerr=[[below], [above]], fmt="none", color="black", capsize=4)
-    names = [name.replace(" + ", "\n+ ") for name in arms]
+    slot = (FIGURE_WIDTH_IN - 1.2) / max(len(arms), 1) - 0.1
+    names = ["\n".join(wrap(part, slot, size="xtick.labelsize")
+                       for part in name.replace(" + ", "\n+ ").split("\n"))
+             for name in arms]
     fired = [sum(arm.fired.values()) for arm in arms.values()]
     ax.set_xticks(range(len(arms)), [_("{name}\nfired {count}").format(name=n, count=f)
                                      for n, f in zip(names, fired)])
     title = (_("gap {gap:+.1f} pp: a result") if gap.verdict == "result"
              else _("gap {gap:+.1f} pp: a null"))
-    ax.set(ylim=(0, 1.05), ylabel=_("share of runs PASS"),
-           title=title.format(gap=100 * gap.delta))
+    ax.set(ylim=(0, 1.05), ylabel=_("share of runs PASS"))
+    set_title(ax, title.format(gap=100 * gap.delta))
     percent_axis(ax.yaxis)
     ax.grid(axis="x", visible=False)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 

@@ -11,7 +11,9 @@ from ..harness.ladder import RUNGS
 from ..harness.traffic import DayReport
 from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
+from ..notebook.style import FIGURE_WIDTH_IN
 from . import _checks
+from ._layout import finish, legend_below, title as set_title, wrap
 from ..numbers import counted, fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
@@ -68,7 +70,7 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
     The outage window is shaded. Panel titles count what the chapter's table counts: the
     day's worker-hours waiting and the calls to the primary while it was down."""
     _window(without, with_breaker, start, end, width)
-    fig, axes = plt.subplots(2, 1, figsize=(7.0, 6.4), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.4), sharex=True)
     s = without.scenario
     for ax, report, label in ((axes[0], without, _("retries only")),
                               (axes[1], with_breaker, _("retries + circuit breaker"))):
@@ -79,19 +81,19 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
         ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black",
                    alpha=0.08)
         ax.set(ylabel=_("share of requests"), ylim=(0, 1), xlim=(start, end - width))
-        ax.set_title(f"{label}: {_outage_label(report)}", fontsize=11)
+        set_title(ax, f"{label}: {_outage_label(report)}")
         percent_axis(ax.yaxis)
         if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
             ax.text(0.5, 0.5, _("no requests in this window"), transform=ax.transAxes,
                     ha="center", va="center")
     axes[1].set_xlabel(_("hour of the day (shaded: the primary is down)"))
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2)
+    legend_below(axes[1], handles, labels)
     fig.suptitle(_("Simulated day (model, illustrative parameters):") + "\n"
                  + (_("without a breaker the outage burns the time budget;\n"
                       "with one, the other provider answers") if s.outage_hours > 0 else
                     _("no outage, so a breaker has nothing to do")))
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    finish(fig)
     return fig
 
 
@@ -101,7 +103,7 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
     primary (with its retry) or the other provider answered, without and with a breaker;
     the legend gives each day's waiting and calls to the dead primary."""
     _window(without, with_breaker, start, end, width)
-    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6))
     s = without.scenario
     ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black", alpha=0.08)
     # Thick solid below, thin dashed on top: where the two days agree both stay visible.
@@ -111,15 +113,23 @@ def plot_outage_lines(without, with_breaker, *, start: float, end: float,
         edges, shares = _grouped_by_bin(report, start, end, width)
         ax.step(edges[:-1], shares[0] + shares[1], where="post", color=colour,
                 label=f"{label}: {_outage_label(report)}", **style)
-    ax.set(xlabel=_("hour of the day (shaded: the primary is down)"),
-           ylabel=_("answered by primary\nor other provider"), ylim=(0, 1.45),
-           xlim=(start, end - width), yticks=np.linspace(0, 1, 5),
-           title=_("Simulated day (model, illustrative parameters)"))
+    room = FIGURE_WIDTH_IN - 0.3
+    ax.set(xlabel=wrap(_("hour of the day (shaded: the primary is down)"), room - 0.8,
+                       size="axes.labelsize"),
+           ylabel=_("answered by primary\nor other provider"), ylim=(0, 1.05),
+           xlim=(start, end - width), yticks=np.linspace(0, 1, 5))
+    ax.set_title(wrap(_("Simulated day (model, illustrative parameters)"), room - 0.8,
+                      size="axes.titlesize"))
     percent_axis(ax.yaxis)
-    ax.legend(loc="upper left")         # above the 100% line, clear of the data
-    # Fixed margins instead of tight_layout: one layout pass less keeps an explorer
-    # update under 150 ms.
-    fig.subplots_adjust(left=0.14, right=0.97, top=0.92, bottom=0.14)
+    # Under the axes, centred on the figure: the lines cross the whole plot. Fixed
+    # margins instead of tight_layout: one layout pass less keeps an explorer update
+    # under 150 ms.
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles,
+              [wrap(text, room - 0.7, size="legend.fontsize") for text in labels],
+              loc="upper center", bbox_to_anchor=(0.5, 0.28),
+              bbox_transform=fig.transFigure)
+    fig.subplots_adjust(left=0.25, right=0.96, top=0.88, bottom=0.42)
     return fig
 
 
@@ -142,11 +152,12 @@ def draw_outage_frame(fig, hours: float, frames: dict):
     for value in top:
         _validate.real("frames['top']", value, minimum=0.0)
     without, with_breaker = frames[hours]
-    axes = fig.subplots(1, 2)
+    axes = fig.subplots(2, 1)
     labels = [_("retries only"), _("with breaker")]
     colours = [PALETTE["vermillion"], PALETTE["blue"]]
     waiting = [without.waiting_hours, with_breaker.waiting_hours]
     dead = [r.outage_calls for r in (without, with_breaker)]
+    labels = [wrap(text, 1.6, size="xtick.labelsize") for text in labels]
     axes[0].bar(labels, waiting, color=colours)
     axes[0].set(ylabel=_("worker-hours waiting"), ylim=(0, max(1.0, frames["top"][0])),
                 title=_("time spent waiting"))
@@ -161,7 +172,7 @@ def draw_outage_frame(fig, hours: float, frames: dict):
                    "breaker,\n{with_breaker:,.1f} h with one").format(
                        hours=hours, without=without.waiting_hours,
                        with_breaker=with_breaker.waiting_hours))
-    fig.tight_layout()
+    finish(fig)
 
 
 def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str,
@@ -181,7 +192,7 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     _validate.text("rung_name", rung_name)
     for name, value in (("rules_trend", rules_trend), ("error_trend", error_trend)):
         _validate.text(name, value, choices=("flat", "rising", "falling"))
-    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.0))
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
                 capsize=2, color=PALETTE["orange"],
                 label=_("answers from '{rung}'").format(rung=_(rung_name)))
@@ -192,16 +203,21 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     ax.set_ylim(0, 1.2 * top if top > 0 else 1.0)
     if alert_day is not None:
         ax.axvline(alert_day, color=PALETTE["vermillion"], lw=1)
-        ax.annotate(_("per-rung counter alerts on day {day}").format(day=alert_day),
-                    (alert_day, ax.get_ylim()[1]), xytext=(4, -14),
-                    textcoords="offset points", color=PALETTE["vermillion"])
-    ax.set(xlabel=_("day"), ylabel=_("share of the day's requests"),
-           title=_("Simulated slide (model): the rules rung's share {rules},\n"
-                   "the HTTP error rate {errors}").format(
-                       rules=claims.word(rules_trend), errors=claims.word(error_trend)))
+        # On the side of the line with more room, wrapped to fit there.
+        left = alert_day > (days[0] + days[-1]) / 2 if len(days) else False
+        note = _("per-rung counter alerts on day {day}").format(day=alert_day)
+        ax.annotate(wrap(note, 1.7), (alert_day, ax.get_ylim()[1]),
+                    xytext=(-4 if left else 4, -4), textcoords="offset points",
+                    ha="right" if left else "left", va="top",
+                    color=PALETTE["vermillion"])
+    ax.set(xlabel=_("day"), ylabel=_("share of the day's requests"))
+    set_title(ax, _("Simulated slide (model): the rules rung's share {rules},\n"
+                    "the HTTP error rate {errors}").format(
+                        rules=claims.word(rules_trend),
+                        errors=claims.word(error_trend)))
     percent_axis(ax.yaxis)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15))
-    fig.tight_layout()
+    legend_below(ax)
+    finish(fig)
     return fig
 
 
@@ -214,8 +230,10 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
     _validate.text("title", title)
     if random_share is not None:
         _validate.probability("random_share", random_share)
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    bars = ax.bar([_(c) for c in classes], shares, color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.6))
+    slot = (FIGURE_WIDTH_IN - 1.2) / max(len(classes), 1) - 0.1
+    bars = ax.bar([wrap(_(c), slot, size="xtick.labelsize") for c in classes], shares,
+                  color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])
     for bar, share in zip(bars, shares):
         ax.annotate(fmt(share, ".1%"), (bar.get_x() + bar.get_width() / 2, share), ha="center",
                     va="bottom")
@@ -224,11 +242,12 @@ def plot_routellm(classes, shares, *, title: str, random_share: float | None = N
                    linestyle="--", linewidth=1)
         ax.annotate(_("random router"), (len(classes) - 0.5, random_share), ha="right",
                     va="bottom")
-    ax.set(ylabel=_("calls to the strong model\nfor half the quality gap"), ylim=(0, 0.6),
-           title=title)
+    ax.set(ylabel=_("calls to the strong model\nfor half the quality gap"),
+           ylim=(0, 0.6))
+    set_title(ax, title)
     ax.set_xlabel(_("task class (benchmark)"))
     percent_axis(ax.yaxis)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 

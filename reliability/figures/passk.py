@@ -9,7 +9,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import _validate
 from . import _checks
-from ..notebook import PALETTE, percent_axis
+from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 from ..i18n import N_, _, gettext
@@ -53,6 +53,7 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
     if k is not None:
         k = _validate.whole("k", k, minimum=1, maximum=kmax)
     _validate.text("title", title)
+    fig.set_layout_engine("constrained")
     ax = fig.add_subplot()
     ks = np.arange(1, kmax + 1)
     parts = []
@@ -71,8 +72,8 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
            ylim=(0, 1.02), title=title)
     _k_ticks(ax, ks)
     percent_axis(ax.yaxis)
-    ax.legend(ncol=2, loc="center right")
-    fig.tight_layout()
+    legend_below(fig)
+    fit_text(fig)
     return ax
 
 
@@ -81,7 +82,7 @@ def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
     _mixes(mixes)
     _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
     _validate.text("title", title)
-    fig = plt.figure()
+    fig = plt.figure(figsize=(FIGURE_WIDTH_IN, 5.0))
     draw_mixes(fig, mixes, kmax=kmax, title=title)
     return fig
 
@@ -92,7 +93,7 @@ def plot_curves(result, mix=None, *, title: str):
     _validate.instance("result", result, PassCurves)
     _validate.instance("mix", mix, TaskMix, optional=True)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.4), layout="constrained")
     k = result.k
     for name, point, low, high, colour in (
             ("pass@k", result.pass_at, result.pass_at_low, result.pass_at_high,
@@ -114,9 +115,8 @@ def plot_curves(result, mix=None, *, title: str):
     _k_ticks(ax, k)
     percent_axis(ax.yaxis)
     # Below the axes: inside, it would cover the interval bars.
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
-    fig.tight_layout()
-    return fig
+    legend_below(fig)
+    return fit_text(fig)
 
 
 def plot_extrapolation(rows, *, kmax: int = 8, title: str):
@@ -127,10 +127,12 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
     kmax = _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
     _extrapolation_rows(rows, kmax)
     _validate.text("title", title)
-    fig, axes = plt.subplots(1, len(rows), figsize=(7.0, 4.6), sharey=True, squeeze=False)
+    # Stacked, not side by side: panels abreast would shrink their text on a phone.
+    fig, axes = plt.subplots(len(rows), 1, figsize=(FIGURE_WIDTH_IN, 1.9 + 2.9 * len(rows)),
+                             sharex=True, squeeze=False, layout="constrained")
     ks = np.arange(1, kmax + 1)
     fitted = set()  # each panel's own fitted-mix label, left out of the shared legend
-    for ax, row in zip(axes[0], rows):
+    for ax, row in zip(axes[:, 0], rows):
         values = np.asarray(row["values"])
         label = _("fitted mix ({family})").format(family=gettext(row["fit"].family))
         fitted.add(label)
@@ -146,21 +148,21 @@ def plot_extrapolation(rows, *, kmax: int = 8, title: str):
         if row.get("headline") is not None:
             ax.plot(kmax + 0.35, row["headline"], "D", color=PALETTE["green"],
                     label=_("paper's pass^{k} bound").format(k=kmax))
-        ax.set(xlabel="k", title=row["label"], xticks=ks, ylim=(0, 1))
+        ax.set(title=row["label"], xticks=ks, ylim=(0, 1),
+               ylabel=_("pass^k (share of tasks)"))
         percent_axis(ax.yaxis)
-    axes[0][0].set_ylabel(_("pass^k (share of tasks)"))
+    axes[-1][0].set_xlabel("k")
     handles, labels = [], []
-    for ax in axes[0]:
+    for ax in axes[:, 0]:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if lab not in labels and lab not in fitted:
                 handles.append(h)
                 labels.append(lab)
     handles.insert(0, axes[0][0].get_lines()[0])
     labels.insert(0, _("fitted mix"))
-    fig.legend(handles, labels, loc="lower center", ncol=2)
+    legend_below(fig, handles=handles, labels=labels)
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.2, 1, 1))
-    return fig
+    return fit_text(fig)
 
 
 def _band(name: str, band):
@@ -213,7 +215,7 @@ def plot_wilson(table, *, title: str):
     _checks.columns("table", table, ("cases", "observed", "low", "high"),
                     what="wilson_table's result")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.2), layout="constrained")
     obs, low, high = table["observed"], table["low"], table["high"]
     rows = np.arange(len(obs))
     ax.errorbar(obs, rows, xerr=[obs - low, high - obs], fmt="o", capsize=4,
@@ -224,8 +226,7 @@ def plot_wilson(table, *, title: str):
     ax.set(xlabel=_("score (dot) and its 95% Wilson interval (bar)"), xlim=(0, 1),
            ylim=(len(obs) - 0.5, -0.5), title=title)
     percent_axis(ax.xaxis)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 #: The live explorer's positions: pass^1, and the Beta concentration s on a 1-2-5 ladder

@@ -9,12 +9,15 @@ import numpy as np
 from .. import _validate
 from ..i18n import _, fill_slots
 from ..notebook import PALETTE, percent_axis
+from ..notebook.style import FIGURE_WIDTH_IN
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
 from . import _checks
+from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..numbers import counted, fmt
 
-__all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold"]
+__all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold",
+           "THRESHOLD_FIGSIZE"]
 
 _COLUMN_COLOURS = {"Relevance": PALETTE["blue"], "Irrelevance": PALETTE["orange"]}
 
@@ -35,7 +38,7 @@ def _bars(ax, runs: dict) -> None:
                     fmt="none", ecolor=PALETTE["black"], capsize=3)
         ax.plot(expected, rows + offset, "|", ms=14, mew=2.5, color=PALETTE["black"])
     ax.plot([], [], "|", ms=10, mew=2.5, color=PALETTE["black"], label=_("closed form"))
-    ax.set_yticks(rows, labels)
+    ax.set_yticks(rows, [wrap(text, 1.5, size="ytick.labelsize") for text in labels])
     ax.invert_yaxis()
     percent_axis(ax.xaxis)
     ax.set_xlim(0, 1.02)
@@ -47,12 +50,13 @@ def plot_columns(runs, *, title: str):
     95 % Wilson intervals, and the closed-form score as a black tick."""
     runs = _checks.of_kind("runs", runs, ColumnRun, what="model label -> ColumnRun")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 1.0 * len(runs) + 1.2))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.6 + 1.0 * len(runs)))
     _bars(ax, runs)
-    ax.set(xlabel=_("score (bars: 95% Wilson interval; ticks: closed form)"), title=title)
+    ax.set(xlabel=_("score (bars: 95% Wilson interval; ticks: closed form)"))
+    set_title(ax, title)
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
-    fig.tight_layout()
+    legend_below(ax)
+    finish(fig)
     return fig
 
 
@@ -86,13 +90,17 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
     percent_axis(ax.yaxis)
     ax.set(xlabel=_("threshold on the need signal (lower: calls more often)"),
            ylabel=_("column score"),
-           ylim=(-0.03, 1.03),
-           title=_("Threshold {threshold:+.1f} (model, separation {separation:.1f}): "
-                   "the two columns move apart").format(threshold=float(threshold),
-                                                        separation=float(separation)))
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
-    fig.tight_layout()
+           ylim=(-0.03, 1.03))
+    set_title(ax, _("Threshold {threshold:+.1f} (model, separation {separation:.1f}): "
+                    "the two columns move apart").format(threshold=float(threshold),
+                                                         separation=float(separation)))
+    legend_below(ax)
+    finish(fig)
     return run
+
+
+#: Size of :func:`draw_threshold_frame`'s figure: room under the axes for the legend.
+THRESHOLD_FIGSIZE = (FIGURE_WIDTH_IN, 6.0)
 
 
 def plot_baselines(pairs, *, title: str):
@@ -107,23 +115,33 @@ def plot_baselines(pairs, *, title: str):
             _validate.real(f"pairs[{label!r}]", value, minimum=0, maximum=100)
     _validate.text("title", title)
     labels = list(pairs)
-    fig, ax = plt.subplots(figsize=(7.0, 1.6 + 0.9 * len(labels)))
+    # Each row's name on a line above its arrow: the 0-100 scale keeps the whole width.
+    pitch = 1.6
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.0 + 0.75 * len(labels)))
     for row, label in enumerate(labels):
         before, after = (float(v) for v in pairs[label])
+        y = row * pitch + 1.0
+        ax.text(0.0, row * pitch, wrap(label, FIGURE_WIDTH_IN - 0.7), va="top",
+                ha="left", transform=ax.get_yaxis_transform(), in_layout=False)
         colour = PALETTE["green"] if after >= before else PALETTE["vermillion"]
-        ax.annotate("", xy=(after, row), xytext=(before, row),
+        ax.annotate("", xy=(after, y), xytext=(before, y),
                     arrowprops=dict(arrowstyle="->", color=colour, lw=2.5))
-        ax.plot([before], [row], "o", color=PALETTE["grey"], ms=8)
-        ax.text(max(before, after) + 3.0, row, fmt(after - before, "+.1f"), va="center",
-                fontsize=11, color=colour)
+        ax.plot([before], [y], "o", color=PALETTE["grey"], ms=8)
+        # the change beside the arrow, on the side with room
+        right = max(before, after) < 80
+        ax.text(max(before, after) + 3.0 if right else min(before, after) - 3.0, y,
+                fmt(after - before, "+.1f"), va="center",
+                ha="left" if right else "right", color=colour)
     ax.plot([], [], "o", color=PALETTE["grey"], label=_("before the method"))
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.set_ylim(len(labels) * pitch, -0.05)
     ax.set_xlim(0, 100)
-    ax.set(xlabel=_("CommonGen-Hard score (as published)"), title=title)
+    ax.set(xlabel=_("CommonGen-Hard score (as published)"))
+    set_title(ax, title)
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower left")
-    fig.tight_layout()
+    legend_below(ax)
+    finish(fig)
     return fig
 
 

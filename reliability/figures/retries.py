@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 import numpy as np
 
 from .. import _validate
 from . import _checks
 from ..i18n import N_, _, fill_slots
-from ..notebook import PALETTE, percent_axis
+from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..workflow import Workflow, ceiling, mean_attempts_interval
 from ..live import nearest
 from .chain import _decay, interval_text, plot_decay
@@ -137,39 +138,47 @@ def sweep_frame(attempts, table) -> "pd.DataFrame":
 def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
     """Top: success against attempts per step (line: closed form; dots: simulated with
     95 % Wilson bars; pale band: the ceiling). Bottom: attempts per run, same convention.
-    Stacked, so the figure stays 7 inches wide and legible in a phone's column."""
+    Stacked, so the figure stays :data:`FIGURE_WIDTH_IN` wide and legible in a phone's
+    column."""
     _checks.array("attempts", attempts, kind="whole", minimum=1)
     _sweep_table("table", table, len(attempts))
     _validate.probability("ceiling_value", ceiling_value)
     _validate.text("title", title)
     attempts = np.asarray(attempts)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 7.5))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.0),
+                                      layout="constrained")
     top.axhline(ceiling_value, **_CEILING_STYLE,
-                label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
-                    ceiling=ceiling_value))
+                 label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
+                     ceiling=ceiling_value))
     top.plot(attempts, table["closed"], color=PALETTE["blue"], label=_("closed form"))
     top.errorbar(attempts, table["rate"],
-                 yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
-                 fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
-                 label=_("simulated, 95% interval"))
+                  yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
+                  fmt="o", ms=4, capsize=2, color=PALETTE["blue"],
+                  label=_("simulated, 95% interval"))
     top.set(xlabel=_("attempts per step A"), ylabel=_("share of runs\nthat succeed"),
-            ylim=(0, 1.02))
+             ylim=(0, 1.02))
     percent_axis(top.yaxis)
-    top.legend(loc="lower right")
     bottom.plot(attempts, table["closed_attempts"], color=PALETTE["orange"],
-                label=_("closed form"))
+               label=_("closed form"))
     bottom.errorbar(attempts, table["mean_attempts"],
-                    yerr=[table["mean_attempts"] - table["attempts_low"],
-                          table["attempts_high"] - table["mean_attempts"]],
-                    fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
-                    label=_("simulated mean, 95% interval"))
+                   yerr=[table["mean_attempts"] - table["attempts_low"],
+                         table["attempts_high"] - table["mean_attempts"]],
+                   fmt="o", ms=4, capsize=2, color=PALETTE["orange"],
+                   label=_("simulated mean, 95% interval"))
     bottom.set(xlabel=_("attempts per step A"), ylabel=_("attempts per run\n(mean)"))
-    bottom.legend(loc="lower right")
     for ax in (top, bottom):
         ax.set_xticks(attempts)
+    # One legend under both panels, in black: they draw the same kinds of marks (a line,
+    # dots with bars), each in its own colour, and neither has a corner free of data
+    # across the parameters' ranges.
+    ceiling_line = top.get_lines()[0]
+    dots = top.errorbar([], [], yerr=[[], []], fmt="o", ms=4, capsize=2,
+                         color=PALETTE["black"])   # the legend's key only: no data
+    legend_below(fig, most_columns=1, handles=[
+        ceiling_line, Line2D([], [], color=PALETTE["black"]), dots],
+        labels=[ceiling_line.get_label(), _("closed form"), _("simulated, 95% interval")])
     fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 def plot_steps(table, ceilings: dict, *, title: str):
@@ -186,11 +195,12 @@ def plot_steps(table, ceilings: dict, *, title: str):
         _checks.array("ceilings", pair[1], length=len(pair[0]), per="length")
     _validate.text("title", title)
     fig = plot_decay(table, title=title)
+    fig.set_size_inches(FIGURE_WIDTH_IN, 5.8)   # room for the longer legend below
     ax = fig.axes[0]
     for label, (lengths, values) in ceilings.items():
         ax.plot(lengths, values, **_CEILING_STYLE, label=label)
-    ax.legend()
-    return fig
+    legend_below(fig, most_columns=1)
+    return fit_text(fig)
 
 
 def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: dict):
@@ -210,6 +220,7 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
     lengths = np.asarray(lengths)
     wf = replace(base, attempts=attempts)
     grid = np.arange(1, lengths.max() + 1)
+    fig.set_layout_engine("constrained")
     ax = fig.add_subplot()
     ax.plot(grid, replace(base, attempts=1).success_by_length(grid), color=PALETTE["grey"],
             label=_("one attempt (closed form)"))
@@ -228,8 +239,8 @@ def draw_attempts_frame(fig, attempts: int, *, base: Workflow, lengths, table: d
            title=_("{attempts} per step: ten steps succeed {ten:.1%} (model)").format(
                attempts=_attempts_phrase(attempts), ten=ten))
     percent_axis(ax.yaxis)
-    ax.legend(loc="lower left")
-    fig.tight_layout()
+    legend_below(fig, most_columns=1)
+    fit_text(fig)
 
 
 def _attempts_phrase(attempts: int) -> str:
@@ -249,7 +260,7 @@ def plot_explorer(error: float, silent: float, attempts: int, longest: int):
     base = Workflow(steps=1, error=error, silent=min(silent, 1 - error), attempts=attempts)
     # (a/(a+b))^n for every length at once: the ceiling of one step, raised to n.
     tops = ceiling(base) ** lengths
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.6), layout="constrained")
     ax.plot(lengths, tops, **_CEILING_STYLE, label=_("ceiling: unlimited attempts"))
     ax.plot(lengths, replace(base, attempts=1).success_by_length(lengths),
             color=PALETTE["grey"], label=_("1 attempt"))
@@ -261,9 +272,8 @@ def plot_explorer(error: float, silent: float, attempts: int, longest: int):
            title=_("Model, {attempts} per step: {longest} steps succeed {last:.1%}").format(
                attempts=_attempts_phrase(attempts), longest=longest, last=last))
     percent_axis(ax.yaxis)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    legend_below(fig)
+    return fit_text(fig)
 
 
 #: Visible error rates the live explorer offers (every 2.5 pp up to 30%).

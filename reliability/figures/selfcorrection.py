@@ -9,7 +9,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
 from ..i18n import N_, NP_, Text, _, translate
-from ..notebook import PALETTE, TEXT_COLOURS
+from ..notebook import FIGURE_WIDTH_IN, PALETTE, TEXT_COLOURS, fit_text, legend_below
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
                               loop_accuracy, simulate_loop)
@@ -270,25 +270,21 @@ def rounds_frame(revision: Revision, initial: float, rounds: int, arbiters: dict
 _LOOP_COLOURS = [PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
 
 
-def _legend_below(ax, **kwargs):
-    """A legend under the axes, so it never covers a line, a dot or a tick label."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **kwargs)
-
-
 def plot_rounds(frame: dict, *, title: str):
     """Lines: closed forms. Dots with bars: simulated accuracy and its 95 % interval."""
     _checks.table("frame", frame, _ROUNDS_KEYS, what="rounds_frame's result")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(7.0, 5.2))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6), layout="constrained")
     for colour, (label, t) in zip(_LOOP_COLOURS, frame.items()):
         ax.plot(t["round"], t["closed"], color=colour, label=label)
         ax.errorbar(t["round"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"), title=title)
     even_percent_axis(ax.yaxis)
-    _legend_below(ax, title=_("lines: closed form; dots: simulated, 95% interval"))
-    fig.tight_layout()
-    return fig
+    # Under the axes, so it never covers a line, a dot or a tick label.
+    legend_below(fig, most_columns=1,
+                 title=_("lines: closed form; dots: simulated, 95% interval"))
+    return fit_text(fig)
 
 
 def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
@@ -300,6 +296,7 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
     _validate.probability("initial", initial)
     _validate.whole("rounds", rounds, minimum=0, maximum=_validate.MAX_LOOP)
     _validate.probability("false_reject", false_reject)
+    fig.set_layout_engine("constrained")
     ax = fig.add_subplot()
     ks = np.arange(rounds + 1)
     loops = {_("intrinsic revision"): None,
@@ -317,8 +314,8 @@ def draw_recall_frame(fig, recall: float, *, revision: Revision, initial: float,
            .format(recall=recall, final=final,
                    rounds=counted(rounds, "round", "rounds")))
     even_percent_axis(ax.yaxis)
-    _legend_below(ax)
-    fig.tight_layout()
+    legend_below(fig, most_columns=1)
+    fit_text(fig)
 
 
 def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs: int,
@@ -345,7 +342,7 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
                   what="conditioning_frame's result")
     _validate.text("title", title)
     _validate.whole("every", every, minimum=1)
-    fig, ax = plt.subplots(figsize=(7.0, 5.2))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6), layout="constrained")
     for colour, (label, t) in zip([PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"]],
                                   frame.items()):
         ax.plot(t["step"], t["closed"], color=colour, label=label)
@@ -357,10 +354,9 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
     ax.set(xlabel=_("step of the trajectory"), ylabel=_("share of runs whose step is right"),
            title=title)
     even_percent_axis(ax.yaxis)
-    _legend_below(ax, ncol=2, title=_("lines: expected; dots: simulated, 95% interval;\n"
-                                      "dashed: long-run level"))
-    fig.tight_layout()
-    return fig
+    legend_below(fig, title=_("lines: expected; dots: simulated, 95% interval;\n"
+                              "dashed: long-run level"))
+    return fit_text(fig)
 
 
 #: Arbiter recalls the live explorer offers (every 5 pp, as the chapter's recall scan).

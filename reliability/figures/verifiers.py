@@ -19,7 +19,7 @@ import numpy as np
 from .. import _validate, judge
 from ..i18n import N_, Text, _, fill_slots
 from . import _checks
-from ..notebook import PALETTE, percent_axis
+from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..workflow import Verifier, Workflow
 from ..live import nearest
 from .chain import _decay
@@ -99,12 +99,14 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     _verifier("mark", mark)
     _validate.text("title", title)
     # Stacked, not side by side: two maps abreast would shrink their text on a phone.
-    fig, axes = plt.subplots(2, 1, figsize=(7.0, 8.5))
+    fig, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 9.0), layout="constrained")
     x, y = grid["false_reject"], grid["recall"]
     # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range,
     # or one band around their value when every verifier costs the same (say error = 1).
     low, high = float(np.min(grid["attempts"])), float(np.max(grid["attempts"]))
-    cost_levels = 12 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
+    # (8 levels, lines on every other one: more put their labels on top of each other
+    # in a phone-sized map)
+    cost_levels = 8 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
     for ax, key, cmap, label, template, levels in (
             (axes[0], "success", "cividis", _("share of runs that succeed"), "{:.0%}",
              np.linspace(0.0, 1.0, 11)),
@@ -121,14 +123,14 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.
+        # (raised clear of the tick labels that stand above the map's top edge)
         ax.set_title(_("{label}; vermillion dot: d = {d:g}, f = {f:g}").format(
-            label=label, d=mark.recall, f=mark.false_reject))
+            label=label, d=mark.recall, f=mark.false_reject), pad=14)
         ax.set(xlabel=_("false rejection f (share of right answers rejected)"),
                ylabel=_("recall d (share of wrong\nanswers caught)"))
         ax.grid(False)
     fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: int) -> dict:
@@ -160,7 +162,8 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     dense = np.linspace(0.0, false_rejects.max(), 61)
     colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
     # Stacked, not side by side, so the text stays large enough on a phone.
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 8.0))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.6),
+                                      layout="constrained")
     for colour, (d, table) in zip(colours, tables.items()):
         closed = [replace(base, verifier=Verifier(d, float(f))) for f in dense]
         for ax, line, key, low, high in (
@@ -173,16 +176,16 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
                         fmt="o", ms=3.5, capsize=2, color=colour)
     top.axhline(base.success(), color=PALETTE["grey"], ls="--", label=_("no verifier"))
     bottom.axhline(base.expected_attempts(), color=PALETTE["grey"], ls="--",
-                   label=_("no verifier"))
+                  label=_("no verifier"))
     top.set(xlabel=_("false rejection f"), ylabel=_("share of runs\nthat succeed"),
-            ylim=(0, 1.02))
+             ylim=(0, 1.02))
     percent_axis(top.yaxis)
     bottom.set(xlabel=_("false rejection f"), ylabel=_("attempts per run\n(mean)"))
-    # One legend: both panels use the same colours, and the lower one has no free corner.
-    top.legend(loc="lower left", ncol=2)
+    # One legend, under both panels: they use the same colours, and neither has a corner
+    # free of data across the parameters' ranges.
+    legend_below(fig)
     fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float,
@@ -202,6 +205,7 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
     lengths = np.asarray(lengths)
     grid = np.arange(1, lengths.max() + 1)
     wf = replace(base, verifier=Verifier(recall=recall, false_reject=false_reject))
+    fig.set_layout_engine("constrained")
     ax = fig.add_subplot()
     ax.plot(grid, base.success_by_length(grid), color=PALETTE["grey"], ls="--",
             label=_("A = {attempts}, no verifier (closed form)").format(
@@ -219,8 +223,8 @@ def draw_recall_frame(fig, recall: float, *, base: Workflow, false_reject: float
            title=_("Recall d = {d:.1f} (model): ten steps succeed {ten:.0%}, "
                    "thirty {thirty:.0%}").format(d=recall, ten=ten, thirty=thirty))
     percent_axis(ax.yaxis)
-    ax.legend(loc="lower left")
-    fig.tight_layout()
+    legend_below(fig, most_columns=1)
+    fit_text(fig)
 
 
 def blind_spot_table(base: Workflow, verifier: Verifier, shares, *, runs: int,
@@ -261,7 +265,7 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
     d, f = verifier.recall, verifier.false_reject
     dense = np.linspace(0.0, 1.0, 101)
     closed = [judge.judged_workflow(base, d, f, float(rho)).success() for rho in dense]
-    fig, ax = plt.subplots(figsize=(7.0, 4.8))
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.8), layout="constrained")
     ax.axhline(replace(base, verifier=None).success(), color=PALETTE["grey"], ls="--",
                label=_("no check at all"))
     ax.axhline(closed[0], color=PALETTE["green"], ls=":",
@@ -278,10 +282,9 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
            ylim=(0, 1.02))
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
-    ax.legend(loc="lower left")
+    legend_below(fig, most_columns=1)
     ax.set_title(title)
-    fig.tight_layout()
-    return fig
+    return fit_text(fig)
 
 
 #: Recalls the live explorer draws and offers (its x axis: every 0.1).

@@ -13,6 +13,8 @@ import matplotlib as mpl
 
 from .. import _validate, i18n
 from ._names import _name
+from .legibility import _png_with_text
+from .style import FIGURE_WIDTH_IN
 
 __all__ = ["animation_html", "scrubber"]
 
@@ -32,16 +34,11 @@ FRAME_COLOURS = 64
 def _paletted_frame(match) -> str:
     """One frame re-encoded as a 64-colour PNG (deterministic: median cut, no dither)."""
     import base64
-    import io
-
-    from PIL import Image
 
     raw = base64.b64decode(match.group(1).replace("\\\n", ""))
-    image = Image.open(io.BytesIO(raw)).convert("RGB")
-    out = io.BytesIO()
-    image.quantize(colors=FRAME_COLOURS, method=Image.Quantize.MEDIANCUT,
-                   dither=Image.Dither.NONE).save(out, format="PNG", optimize=True)
-    return f'"data:image/png;base64,{base64.b64encode(out.getvalue()).decode()}"'
+    # (the frame's smallest text size, recorded when it was saved, goes with it)
+    out = _png_with_text(raw, {}, FRAME_COLOURS)
+    return f'"data:image/png;base64,{base64.b64encode(out).decode()}"'
 
 
 def animation_html(animation, *, name: str) -> str:
@@ -91,7 +88,7 @@ def _player_words(html: str) -> str:
     return html
 
 
-def scrubber(draw, values, *, name: str, figsize=(7.0, 4.0)):
+def scrubber(draw, values, *, name: str, figsize=(FIGURE_WIDTH_IN, 4.4)):
     """A figure the reader can scrub on the static page, with no kernel.
 
     ``draw(fig, value)`` draws the figure for one parameter value; one frame is

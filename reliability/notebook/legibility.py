@@ -1,43 +1,98 @@
 """Whether a figure reads on a phone: text large enough in the narrowest column the page
-shows a figure in, and no text over other text (:func:`figure_problems`), and the audit
-the tests switch on to check every figure a chapter draws (:data:`AUDIT_VARIABLE`).
+shows a figure in, no text over other text or past the figure's edge, no legend over the
+data (:func:`figure_problems`); the audit the tests switch on to check every figure a
+chapter draws (:data:`AUDIT_VARIABLE`); and the smallest text's height each embedded PNG
+carries for the browser tests (:data:`TEXT_SIZE_KEY`).
 """
 
 from __future__ import annotations
 
 import json
 
+import matplotlib as mpl
+
 from .. import _validate
 
-__all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "figure_problems"]
+__all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
+           "FIGURE_COLOURS", "figure_problems"]
 
 #: The narrowest column a figure is shown in: a 390-px phone less the page's margins
 #: (measured in Chromium on the built page).
 PHONE_COLUMN_PX = 358
 #: The smallest text a figure may show, in CSS pixels (a font size, as CSS measures it),
-#: when shrunk to that column: the page's own small print (code and captions).
+#: when shrunk to that column: the page's own small print, its code cells' 13 px
+#: (measured in Chromium at 390 and 1280 px; tests/test_browser.py measures it again).
 MIN_TEXT_PX = 13
 #: If this environment variable names a file, every figure drawn is checked with
 #: :func:`figure_problems` and one JSON line per figure is appended to it (the tests do
 #: this for every chapter run).
 AUDIT_VARIABLE = "RELIABILITY_FIGURE_AUDIT"
+#: The PNG text key under which every figure the book embeds (inline figures, animation
+#: frames) carries the height of its smallest text, in the image's own pixels: the
+#: browser tests scale it by the width the page shows the image at and compare it with
+#: the page's small print (tests/test_browser.py).
+TEXT_SIZE_KEY = "reliability-smallest-text-px"
+#: Colours an inline figure keeps: flat plots in a handful of palette colours lose
+#: nothing visible at 256 and weigh about half as much as a full-colour PNG.
+FIGURE_COLOURS = 256
 
 
 def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                     min_text_px: float = MIN_TEXT_PX) -> list[str]:
     """What makes ``fig`` hard to read when shown ``column_px`` CSS pixels wide.
 
-    Two kinds: text whose height would be under ``min_text_px`` there (font size in
-    points / 72 x figure width in inches scales to the column), and two pieces of text
-    that overlap each other. Returns one sentence per problem; an empty list is a pass.
+    Four kinds: text whose height would be under ``min_text_px`` there (font size in
+    points / 72 x the column over the figure's width in inches, margins included); two pieces of text that
+    overlap each other; a legend whose box, inside an axes, covers plotted data (a line
+    or its markers, a bar or band, a scatter point, an image); and text that runs past
+    the figure's left or right edge (clipped where the figure is saved at its size, and
+    where it is saved to fit, an image wider than the figure, shrunk further on a phone).
+    Returns one sentence per problem; an empty list is a pass.
     """
     from matplotlib.figure import Figure
-    from matplotlib.text import Text
 
     _validate.instance("fig", fig, Figure)
     column_px = _validate.real("column_px", column_px, above=0)
     min_text_px = _validate.real("min_text_px", min_text_px, above=0)
-    # Only the text a draw actually paints counts (not tick labels outside the view).
+    texts = _painted_texts(fig)
+    renderer = fig.canvas.get_renderer()
+    # (an inline figure is saved to its content plus the savefig margin on each side)
+    scale = column_px / (fig.get_figwidth() + 2 * mpl.rcParams["savefig.pad_inches"])
+    problems = []
+    for text in texts:
+        shown = text.get_fontsize() / 72 * scale
+        if shown < min_text_px:
+            problems.append(f"text {text.get_text()!r} is {shown:.1f} px high at "
+                            f"{column_px:g} px wide (at least {min_text_px:g} px)")
+    boxes = [(t, t.get_window_extent(renderer)) for t in texts]
+    for i, (first, one) in enumerate(boxes):
+        for second, other in boxes[i + 1:]:
+            overlap_w = min(one.x1, other.x1) - max(one.x0, other.x0)
+            overlap_h = min(one.y1, other.y1) - max(one.y0, other.y0)
+            # A pixel or two of touching is the font's padding, not a collision.
+            if overlap_w > 2 and overlap_h > 2:
+                problems.append(f"text {first.get_text()!r} overlaps "
+                                f"{second.get_text()!r}")
+    edge = fig.bbox
+    for text, box in boxes:
+        # (a pixel of antialiasing past the edge is no clipping)
+        past = max(edge.x0 - box.x0, box.x1 - edge.x1)
+        if past > 1:
+            side = "left" if edge.x0 - box.x0 >= box.x1 - edge.x1 else "right"
+            problems.append(f"text {text.get_text()!r} runs {past:.0f} px past the "
+                            f"figure's {side} edge (clipped, or it widens the image): "
+                            "wrap it or shorten it")
+    problems += _legend_problems(fig, renderer)
+    return problems
+
+
+def _painted_texts(fig) -> list:
+    """The pieces of text a draw of ``fig`` actually paints (not tick labels outside the
+    view, not empty or hidden ones), in drawing order."""
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    _validate.instance("fig", fig, Figure)
     painted = []
     paint = Text.draw
 
@@ -55,25 +110,118 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
         fig.canvas.draw()
     finally:
         Text.draw = paint
-    renderer = fig.canvas.get_renderer()
-    scale = column_px / fig.get_figwidth()
-    texts = list(dict.fromkeys(painted))
+    return list(dict.fromkeys(painted))
+
+
+def _legend_problems(fig, renderer) -> list[str]:
+    """A sentence for each legend whose box covers data drawn in any of ``fig``'s axes
+    (data is clipped to its axes, so only the part of the box inside them counts)."""
+    from matplotlib.transforms import Bbox
+
+    legends = [ax.get_legend() for ax in fig.axes] + list(fig.legends)
     problems = []
-    for text in texts:
-        shown = text.get_fontsize() / 72 * scale
-        if shown < min_text_px:
-            problems.append(f"text {text.get_text()!r} is {shown:.1f} px high at "
-                            f"{column_px} px wide (at least {min_text_px} px)")
-    boxes = [(t, t.get_window_extent(renderer)) for t in texts]
-    for i, (first, one) in enumerate(boxes):
-        for second, other in boxes[i + 1:]:
-            overlap_w = min(one.x1, other.x1) - max(one.x0, other.x0)
-            overlap_h = min(one.y1, other.y1) - max(one.y0, other.y0)
-            # A pixel or two of touching is the font's padding, not a collision.
-            if overlap_w > 2 and overlap_h > 2:
-                problems.append(f"text {first.get_text()!r} overlaps "
-                                f"{second.get_text()!r}")
+    for legend in legends:
+        if legend is None or not legend.get_visible():
+            continue
+        box = legend.get_window_extent(renderer)
+        names = ", ".join(repr(t.get_text()) for t in legend.get_texts()) or "untitled"
+        for ax in fig.axes:
+            region = Bbox.intersection(box, ax.bbox)
+            # (touching the axes' edge or a data point's antialiasing is no cover)
+            if region is None or region.width < 3 or region.height < 3:
+                continue
+            region = region.padded(-1.5)
+            covered = _covered_data(ax, region, renderer)
+            if covered:
+                where = f" in the axes titled {ax.get_title()!r}" if ax.get_title() else ""
+                problems.append(f"the legend ({names}) covers {covered}{where}: move it "
+                                "outside the axes or to a corner with no data")
     return problems
+
+
+def _covered_data(ax, region, renderer) -> str | None:
+    """What plotted data of ``ax`` lies in ``region`` (a display-space box), if any."""
+    import numpy as np
+    from matplotlib.collections import LineCollection, PathCollection
+
+    for line in ax.lines:
+        if not line.get_visible():
+            continue
+        points = line.get_transform().transform(np.asarray(line.get_xydata(), float))
+        if line.get_marker() not in (None, "None", "none", "", " ") and \
+                _points_in(points, region):
+            return f"the markers of line {line.get_label()!r}"
+        if line.get_linestyle() not in ("None", "none", "", " ") and \
+                _segments_cross(points[:-1], points[1:], region):
+            return f"line {line.get_label()!r}"
+    for collection in ax.collections:
+        if not collection.get_visible():
+            continue
+        if isinstance(collection, PathCollection):   # scatter: one marker per offset
+            offsets = collection.get_offset_transform().transform(
+                np.asarray(collection.get_offsets(), float))
+            if _points_in(offsets, region):
+                return "scatter points"
+            continue
+        transform = collection.get_transform()
+        for path in collection.get_paths():
+            vertices = transform.transform(np.asarray(path.vertices, float))
+            if isinstance(collection, LineCollection):
+                if _segments_cross(vertices[:-1], vertices[1:], region):
+                    return "interval bars or lines"
+            elif len(vertices) and _box_overlaps(vertices, region):
+                return "a shaded band"
+    for patch in ax.patches:
+        if not patch.get_visible():
+            continue
+        extent = patch.get_window_extent(renderer)
+        if extent.width > 0 and extent.height > 0 and region.overlaps(extent):
+            return f"a bar or patch ({patch.get_label() or 'unlabelled'})"
+    for image in ax.images:
+        if image.get_visible() and region.overlaps(image.get_window_extent(renderer)):
+            return "the image"
+    return None
+
+
+def _points_in(points, region) -> bool:
+    import numpy as np
+
+    points = points[np.isfinite(points).all(axis=1)]
+    return bool(np.any((points[:, 0] >= region.x0) & (points[:, 0] <= region.x1)
+                       & (points[:, 1] >= region.y0) & (points[:, 1] <= region.y1)))
+
+
+def _segments_cross(starts, ends, region) -> bool:
+    """Whether any segment from ``starts[i]`` to ``ends[i]`` passes through ``region``
+    (Liang-Barsky clipping, vectorised; segments with a missing end are skipped)."""
+    import numpy as np
+
+    keep = np.isfinite(starts).all(axis=1) & np.isfinite(ends).all(axis=1)
+    start, delta = starts[keep], ends[keep] - starts[keep]
+    if not len(start):
+        return False
+    low = np.zeros(len(start))
+    high = np.ones(len(start))
+    inside = np.ones(len(start), bool)
+    for axis, (lo, hi) in enumerate(((region.x0, region.x1), (region.y0, region.y1))):
+        d, s = delta[:, axis], start[:, axis]
+        still = d == 0
+        inside &= ~still | ((s >= lo) & (s <= hi))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0, t1 = (lo - s) / d, (hi - s) / d
+        near, far = np.minimum(t0, t1), np.maximum(t0, t1)
+        low = np.where(still, low, np.maximum(low, near))
+        high = np.where(still, high, np.minimum(high, far))
+    return bool(np.any(inside & (low <= high)))
+
+
+def _box_overlaps(vertices, region) -> bool:
+    """Whether a filled shape's outline, or the region inside it, meets ``region``."""
+    import numpy as np
+    from matplotlib.path import Path
+
+    vertices = vertices[np.isfinite(vertices).all(axis=1)]
+    return len(vertices) > 2 and Path(vertices).intersects_bbox(region, filled=True)
 
 
 def audit_every_figure(path: str) -> None:
@@ -100,4 +248,70 @@ def audit_every_figure(path: str) -> None:
         return original(canvas, *args, **kwargs)
 
     print_figure._audited = True
+    FigureCanvasBase.print_figure = print_figure
+
+
+def _png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes:
+    """``data`` (a PNG) with ``text`` added to its text chunks (its own kept), and reduced
+    to ``colours`` (median cut, no dither: deterministic) when that is given and the
+    image is opaque."""
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    image = Image.open(io.BytesIO(data))
+    info = PngImagePlugin.PngInfo()
+    for key, value in {**getattr(image, "text", {}), **text}.items():
+        info.add_text(key, value)
+    opaque = image.convert("RGBA").getchannel("A").getextrema()[0] == 255
+    if colours and opaque:
+        image = image.convert("RGB").quantize(colors=colours,
+                                              method=Image.Quantize.MEDIANCUT,
+                                              dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True, pnginfo=info)
+    return out.getvalue()
+
+
+def record_text_size() -> None:
+    """Make every PNG a figure is saved to in memory (a notebook's inline figure, an
+    animation's frame) carry its smallest text's height in the image's pixels under
+    :data:`TEXT_SIZE_KEY`, and keep :data:`FIGURE_COLOURS` colours. The sizes are those
+    of the text the save itself paints (no extra draw). Files a reader saves with
+    ``savefig("x.png")`` are left as matplotlib writes them."""
+    import io
+
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.text import Text
+
+    if getattr(FigureCanvasBase.print_figure, "_records_text", False):
+        return
+    original = FigureCanvasBase.print_figure
+
+    def print_figure(canvas, filename, *args, **kwargs):
+        in_memory = hasattr(filename, "write") and not hasattr(filename, "name")
+        if not in_memory or str(kwargs.get("format") or "png").lower() != "png":
+            return original(canvas, filename, *args, **kwargs)
+        sizes = []
+        paint = Text.draw
+
+        def draw_and_note(text, renderer):
+            if text.get_visible() and text.get_text().strip():
+                sizes.append(text.get_fontsize())
+            return paint(text, renderer)
+
+        buffer = io.BytesIO()
+        Text.draw = draw_and_note
+        try:
+            result = original(canvas, buffer, *args, **kwargs)
+        finally:
+            Text.draw = paint
+        dpi = kwargs.get("dpi") or mpl.rcParams["savefig.dpi"]
+        if dpi == "figure":
+            dpi = canvas.figure.dpi
+        text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
+        filename.write(_png_with_text(buffer.getvalue(), text, FIGURE_COLOURS))
+        return result
+
+    print_figure._records_text = True
     FigureCanvasBase.print_figure = print_figure

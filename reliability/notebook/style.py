@@ -11,10 +11,10 @@ import os
 import matplotlib as mpl
 
 from .. import _validate, i18n
-from .legibility import AUDIT_VARIABLE, audit_every_figure
+from .legibility import AUDIT_VARIABLE, audit_every_figure, record_text_size
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
-           "percent_axis"]
+           "percent_axis", "fit_text", "legend_below"]
 
 #: Every figure's width in inches (heights vary): see :mod:`.legibility`.
 FIGURE_WIDTH_IN = 4.6
@@ -50,18 +50,21 @@ def setup(language: str = "en") -> None:
 
     Inline figures are PNGs at twice the screen's pixels (IPython's ``retina``), shown at
     their nominal size, so they stay sharp on high-density screens and when a phone
-    shrinks them. PNGs carry no software version and SVGs no date or random hash, so a
+    shrinks them; each carries its smallest text's height (:mod:`.legibility`) and keeps
+    256 colours. PNGs carry no software version and SVGs no date or random hash, so a
     re-run that changes no number changes no byte of the notebook.
     """
     i18n.set_language(language)
     mpl.rcParams.update({
         "axes.prop_cycle": mpl.cycler(color=[PALETTE[k] for k in (
             "blue", "orange", "green", "vermillion", "sky", "purple", "black")]),
-        # Sized for a phone, where most students read: a 4.6-inch figure shrinks to a
-        # 358-px column at 390 px, so 12.5-pt text still shows at 13 CSS px, the page's
-        # small print (reliability.notebook.legibility); on a desktop it shows at its
-        # nominal 460 px. Panels stack rather than sit side by side.
+        # Sized for a phone, where most students read: a 4.6-inch figure (saved with a
+        # 0.01-inch margin) shrinks to a 358-px column at 390 px, so 12.5-pt text still
+        # shows at 13.4 CSS px, over the page's small print, its code cells' 13 px,
+        # measured in Chromium (reliability.notebook.legibility); on a desktop it shows
+        # at its nominal 460 px. Panels stack rather than sit side by side.
         "figure.figsize": (FIGURE_WIDTH_IN, 3.4), "figure.dpi": 100, "savefig.dpi": 100,
+        "savefig.pad_inches": 0.01,
         "axes.grid": True, "grid.alpha": 0.3, "axes.spines.top": False,
         "axes.spines.right": False, "font.size": 13, "axes.titlesize": 13,
         "axes.labelsize": 13, "xtick.labelsize": 12.5, "ytick.labelsize": 12.5,
@@ -70,6 +73,7 @@ def setup(language: str = "en") -> None:
         "animation.embed_limit": 8.0,
     })
     _localised_ticks()
+    record_text_size()
     if os.environ.get(AUDIT_VARIABLE):
         audit_every_figure(os.environ[AUDIT_VARIABLE])
     try:
@@ -113,3 +117,169 @@ def percent_axis(axis) -> None:
     from ..numbers import fmt
 
     axis.set_major_formatter(FuncFormatter(lambda value, _: fmt(value, ".0%")))
+
+
+def fit_text(fig, *, pad_px: float = 3.0):
+    """Wrap every title, suptitle, axis label, legend title and legend entry of ``fig``
+    that would run past the figure's edge onto more lines, at spaces, the lines as even
+    as they can be: titles keep their words however long the page's language makes
+    them. Call it last, on a figure with a layout engine (``layout="constrained"``),
+    which then makes room for the extra lines. Text with maths (``$``) is left alone. Returns ``fig``.
+    """
+    from matplotlib.figure import Figure
+
+    _validate.instance("fig", fig, Figure)
+    pad_px = _validate.real("pad_px", pad_px, minimum=0)
+    for _round in range(3):   # wrapping moves the axes, which moves centred text
+        fig.draw_without_rendering()
+        renderer = _renderer(fig)
+        changed = False
+        for text in _wrappable(fig):
+            box = text.get_window_extent(renderer)
+            vertical = text.get_rotation() % 180 == 90
+            low, high = ((fig.bbox.y0, fig.bbox.y1) if vertical
+                         else (fig.bbox.x0, fig.bbox.x1))
+            low, high = low + pad_px, high - pad_px
+            start, end = (box.y0, box.y1) if vertical else (box.x0, box.x1)
+            if start >= low - 0.5 and end <= high + 0.5:
+                continue
+            middle = (start + end) / 2
+            align = text.get_verticalalignment() if vertical else \
+                text.get_horizontalalignment()
+            if any(text is legend.get_title() for legend in fig.legends):
+                align = "center"   # a figure legend is centred, whatever its title's side
+            room = {"left": high - start, "bottom": high - start, "right": end - low,
+                    "top": end - low}.get(align, 2 * min(middle - low, high - middle))
+            wrapped = _wrap(text, room, renderer)
+            if wrapped != text.get_text():
+                text.set_text(wrapped)
+                changed = True
+        # A legend's entries: the widest one wrapped to the figure less the keys' room.
+        for legend in list(fig.legends) + [ax.get_legend() for ax in fig.axes]:
+            if legend is None or not legend.get_texts():
+                continue
+            box = legend.get_window_extent(renderer)
+            inside = (fig.bbox.x0 + pad_px - 0.5, fig.bbox.x1 - pad_px + 0.5)
+            if box.x0 >= inside[0] and box.x1 <= inside[1]:
+                continue
+            widths = [t.get_window_extent(renderer).width for t in legend.get_texts()]
+            room = fig.bbox.width - 2 * pad_px - (box.width - max(widths))
+            for text, width in zip(legend.get_texts(), widths):
+                if width > room and "$" not in text.get_text():
+                    text.set_text(_wrap(text, room, renderer))
+                    changed = True
+        if not changed:
+            break
+    return fig
+
+
+def _renderer(fig):
+    """``fig``'s renderer, giving a closed figure a canvas that can draw first."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()
+
+
+def _wrappable(fig) -> list:
+    texts = [fig._suptitle] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label,
+                  ax.yaxis.label]
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes]
+    texts += [legend.get_title() for legend in legends if legend is not None]
+    return [t for t in texts if t.get_visible() and t.get_text().strip()
+            and "$" not in t.get_text()]
+
+
+def _wrap(text, room: float, renderer) -> str:
+    """``text``'s words in as few lines as fit ``room`` display pixels, each line as
+    near the same width as the fewest lines allow."""
+    prop = text.get_fontproperties()
+
+    def width(line: str) -> float:
+        return renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
+
+    def greedy(limit: float) -> list[str]:
+        # (the author's own line breaks were for a wider figure: the words flow anew)
+        lines, line = [], ""
+        for word in text.get_text().split():
+            candidate = f"{line} {word}" if line else word
+            if line and width(candidate) > limit:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        return lines + [line]
+
+    best = greedy(room)
+    if len(best) == 2:
+        # two lines: break at a clause (a parenthesis, a colon) if both halves fit
+        whole = " ".join(text.get_text().split())
+        for mark, keep in ((" (", 1), (": ", 1), ("; ", 1)):
+            at = whole.rfind(mark)
+            if at > 0:
+                halves = [whole[:at + keep].strip(), whole[at + keep:].strip()]
+                widths = [width(half) for half in halves]
+                # (and neither half a stub: "Model:" alone on a line reads as a slip)
+                if max(widths) <= room and min(widths) >= max(widths) / 3:
+                    return "\n".join(halves)
+    limit = max(width(line) for line in best)
+    while limit > 10:   # even the lines out: narrow the limit while the count holds
+        narrower = greedy(limit - 4)
+        widest = max(width(line) for line in narrower)
+        # (more lines, or no narrower: a word longer than the limit stands alone)
+        if len(narrower) > len(best) or widest >= limit:
+            break
+        best, limit = narrower, widest
+    return "\n".join(best)
+
+
+def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwargs):
+    """One legend for the whole figure, under its axes, where it covers no data: the
+    entries of every panel (each label once) unless ``handles`` and ``labels`` are given,
+    in as many columns, up to ``most_columns``, as fit the figure's width. Replaces a
+    legend it drew before; needs ``layout="constrained"``. Returns the legend."""
+    from matplotlib.figure import Figure
+
+    _validate.instance("fig", fig, Figure)
+    most_columns = _validate.whole("most_columns", most_columns, minimum=1)
+    if (handles is None) != (labels is None):
+        raise ValueError("handles and labels must be given together (a key per label) "
+                         f"or both be None, got handles={handles!r}, labels={labels!r}")
+    if handles is not None:
+        from matplotlib.artist import Artist
+        from matplotlib.container import Container
+
+        handles = list(_validate.sequence("handles", handles, of=(Artist, Container),
+                                          minimum=1,
+                                          what="matplotlib artists (the legend's keys)"))
+        labels = list(_validate.sequence("labels", labels, of=str, minimum=len(handles),
+                                         what="labels, one per handle"))
+        if len(labels) != len(handles):
+            raise ValueError(f"labels must hold one label per handle ({len(handles)}), "
+                             f"got {len(labels)}")
+    if handles is None:
+        found = {}
+        for ax in fig.axes:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                found.setdefault(label, handle)
+        handles, labels = list(found.values()), list(found)
+    for old in list(fig.legends):
+        old.remove()
+    for ax in fig.axes:
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    columns = max(1, min(most_columns, len(labels)))
+    while True:
+        legend = fig.legend(handles, labels, loc="outside lower center", ncols=columns,
+                            **kwargs)
+        if columns == 1:
+            return legend
+        fig.draw_without_rendering()
+        box = legend.get_window_extent(_renderer(fig))
+        if box.width <= fig.bbox.width - 8:
+            return legend
+        legend.remove()
+        columns -= 1

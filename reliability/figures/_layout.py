@@ -1,0 +1,132 @@
+"""Text that fits a phone-sized figure (:mod:`reliability.notebook.legibility`): titles,
+legend entries and category labels broken onto lines no wider than the room they have.
+
+A title states a finding, so its words are kept; only where its lines break changes.
+"""
+
+from __future__ import annotations
+
+import matplotlib as mpl
+from matplotlib.font_manager import FontProperties
+from matplotlib.transforms import blended_transform_factory
+
+from .. import _validate
+
+__all__ = ["text_width", "wrap", "title", "legend_below", "finish"]
+
+#: Space left free at each side of a title or label, in inches.
+_MARGIN_IN = 0.08
+
+
+def _points(size) -> float:
+    """A font size in points: a number, or an rcParams key (``"axes.titlesize"``)."""
+    if isinstance(size, str) and size in mpl.rcParams:
+        size = mpl.rcParams[size]
+    return FontProperties(size=size).get_size_in_points()
+
+
+def text_width(text: str, size="font.size") -> float:
+    """Width in inches of ``text``'s widest line at ``size``."""
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    renderer = RendererAgg(8, 8, 72)      # 72 dpi: a pixel is a point
+    prop = FontProperties(size=_points(size))
+    return max(renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
+               for line in text.split("\n")) / 72
+
+
+def wrap(text: str, width: float, *, size="font.size") -> str:
+    """``text`` with its lines no wider than ``width`` inches at ``size``: kept as it is
+    if every line fits, otherwise its words broken afresh into as few lines as fit (a
+    word wider than ``width`` alone keeps a line of its own)."""
+    _validate.instance("text", text, str)
+    width = _validate.real("width", width, above=0)
+    if text_width(text, size) <= width:
+        return text
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def title(ax, text: str, **kwargs) -> None:
+    """Set ``ax``'s title, wrapped to the figure's width (:func:`finish` re-wraps it to
+    the room the axes leaves once the figure is laid out, from the words as given)."""
+    size = kwargs.get("fontsize", "axes.titlesize")
+    width = ax.figure.get_figwidth() - 2 * _MARGIN_IN
+    ax.set_title(wrap(text, width, size=size), **kwargs)
+    ax.title._unwrapped = text
+
+
+def _room(ax) -> float:
+    """Inches a centred title over ``ax`` may span without leaving the figure."""
+    fig_width = ax.figure.get_figwidth()
+    box = ax.get_position()
+    centre = (box.x0 + box.x1) / 2 * fig_width
+    return max(1.0, 2 * min(centre, fig_width - centre) - 2 * _MARGIN_IN)
+
+
+def legend_below(ax, handles=None, labels=None, *, ncol: int = 1, **kwargs):
+    """A legend under ``ax``'s tick labels and axis label, centred on the figure (so
+    nothing plotted is covered, and a wide legend stays inside the figure's width), its
+    entries wrapped to the width a column has. :func:`finish` puts it in place."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    fig = ax.figure
+    column = (fig.get_figwidth() - 2 * _MARGIN_IN) / ncol - 0.75   # less handle, gaps
+    labels = [wrap(str(text), column, size="legend.fontsize") for text in labels]
+    if "title" in kwargs:
+        kwargs["title"] = wrap(kwargs["title"], fig.get_figwidth() - 0.4,
+                               size="legend.fontsize")
+    legend = ax.legend(handles, labels, loc="upper center", ncol=ncol,
+                       bbox_to_anchor=(0.5, 0.0),
+                       bbox_transform=blended_transform_factory(fig.transFigure,
+                                                                ax.transAxes),
+                       **kwargs)
+    legend._below = True
+    return legend
+
+
+def _fit_text(fig) -> None:
+    """Re-wrap every axes' centred title and x label to the room its axes has, and the
+    figure's title to the figure's width."""
+    for ax in fig.axes:
+        for text in (ax.title, ax.xaxis.label):
+            fitted = wrap(getattr(text, "_unwrapped", text.get_text()), _room(ax),
+                          size=text.get_fontsize())
+            if fitted != text.get_text():
+                text.set_text(fitted)
+    if fig._suptitle is not None:
+        text = fig._suptitle
+        text.set_text(wrap(text.get_text(), fig.get_figwidth() - 2 * _MARGIN_IN,
+                           size=text.get_fontsize()))
+
+
+def _place_legends(fig) -> None:
+    """Each :func:`legend_below` legend just under its axes' tick labels and x label."""
+    renderer = fig._get_renderer()
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None or not getattr(legend, "_below", False):
+            continue
+        bottom = 0.0
+        box = ax.xaxis.get_tightbbox(renderer)
+        if box is not None and box.height > 0:
+            bottom = min(0.0, ax.transAxes.inverted().transform((0, box.y0))[1])
+        gap = 0.06 / max(ax.get_position().height * fig.get_figheight(), 0.1)
+        legend.set_bbox_to_anchor((0.5, bottom - gap),
+                                  transform=blended_transform_factory(fig.transFigure,
+                                                                      ax.transAxes))
+
+
+def finish(fig, **tight) -> None:
+    """Lay ``fig`` out (``tight_layout(**tight)``) with every title and x label wrapped
+    to the room its axes has and every :func:`legend_below` legend under its axes."""
+    for unused in range(3):          # each pass moves the axes a little less
+        _fit_text(fig)
+        fig.tight_layout(**tight)
+        _place_legends(fig)
+    fig.tight_layout(**tight)

@@ -1,0 +1,165 @@
+"""The phone audit (reliability.notebook.figure_problems) reports each problem a figure
+can have when planted in an otherwise clean figure, and passes the clean one."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from reliability.notebook import FIGURE_WIDTH_IN, figure_problems, fit_text, setup
+
+
+@pytest.fixture(autouse=True)
+def book_style():
+    with matplotlib.rc_context():
+        setup()   # the book's sizes, which the audit's thresholds assume
+        yield
+    plt.close("all")
+
+
+def _figure():
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+    x = np.linspace(0, 1, 50)
+    ax.plot(x, x, label="rising")
+    ax.plot(x, 0.5 + 0 * x, label="flat")
+    ax.set(xlabel="share", ylabel="rate", title="A short title")
+    return fig, ax
+
+
+def test_a_clean_figure_with_its_legend_below_the_axes_passes():
+    fig, ax = _figure()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncols=2)
+    assert figure_problems(fig) == []
+
+
+def test_a_legend_in_an_empty_corner_passes():
+    fig, ax = _figure()
+    ax.set_ylim(0, 1.6)   # nothing is drawn above 1
+    ax.legend(loc="upper left")
+    assert figure_problems(fig) == []
+
+
+def test_a_legend_over_a_line_is_reported():
+    fig, ax = _figure()
+    ax.legend(loc="center")   # the flat line runs through the middle
+    problems = figure_problems(fig)
+    assert any("the legend ('rising', 'flat') covers line" in p for p in problems), \
+        problems
+
+
+def test_a_legend_over_a_line_between_its_points_is_reported():
+    """Two vertices far apart, the legend between them on the segment."""
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+    ax.plot([0, 1], [0.5, 0.5], label="two points")
+    ax.set(xlim=(-0.1, 1.1), ylim=(0, 1))
+    ax.legend(loc="center")
+    problems = figure_problems(fig)
+    assert any("covers line 'two points'" in p for p in problems), problems
+
+
+def test_a_legend_over_bars_is_reported():
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+    ax.bar(["a", "b", "c", "d"], [0.9, 0.95, 0.9, 0.92], label="share")
+    ax.legend(loc="upper right")
+    problems = figure_problems(fig)
+    assert any("covers a bar" in p for p in problems), problems
+
+
+def test_a_legend_over_markers_and_scatter_points_is_reported():
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 6),
+                                      layout="constrained")
+    top.plot([0.05, 0.5, 0.95], [0.95, 0.2, 0.9], "o", label="points")
+    top.set(xlim=(0, 1), ylim=(0, 1))
+    top.legend(loc="upper left")
+    bottom.scatter([0.1, 0.9], [0.9, 0.1], label="scatter")
+    bottom.set(xlim=(0, 1), ylim=(0, 1))
+    bottom.legend(loc="upper left")
+    problems = figure_problems(fig)
+    assert any("covers the markers of line 'points'" in p for p in problems), problems
+    assert any("covers scatter points" in p for p in problems), problems
+
+
+def test_a_legend_below_one_panel_over_the_next_one_is_reported():
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 6))
+    top.plot([0, 1], [0, 1], label="top line")
+    bottom.plot([0, 1], [1, 1], label="bottom line")
+    bottom.set(ylim=(0, 1.05))
+    top.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1))
+    problems = figure_problems(fig)
+    assert any("covers line 'bottom line'" in p for p in problems), problems
+
+
+def test_a_title_wider_than_the_figure_is_reported():
+    fig, ax = _figure()
+    ax.set_title("A title that states a finding in far too many words for a phone")
+    problems = figure_problems(fig)
+    assert any("past the figure's" in p and "A title that" in p for p in problems), \
+        problems
+    ax.set_title("A title that states a finding\nin far too many words for a phone")
+    assert figure_problems(fig) == []
+
+
+def test_fit_text_wraps_a_long_title_and_label_onto_even_lines_that_fit():
+    fig, ax = _figure()
+    title = ("Заголовок, который утверждает вывод слишком многими словами для экрана "
+             "телефона (модель)")
+    ax.set_title(title)
+    ax.set_xlabel("per-step error rate 1 − p (log scale; better to the right)")
+    assert figure_problems(fig)
+    fit_text(fig)
+    assert figure_problems(fig) == []
+    lines = ax.get_title().split("\n")
+    assert " ".join(lines) == title and len(lines) == 3   # every word kept
+    lengths = [len(line) for line in lines]
+    assert max(lengths) - min(lengths) < 10   # even lines, not a word left over
+
+
+def test_small_text_is_reported_against_the_phone_column():
+    fig, ax = _figure()
+    ax.set_xlabel("share", fontsize=9)
+    problems = figure_problems(fig)
+    assert any("'share' is" in p and "at least 13 px" in p for p in problems), problems
+    wide = plt.figure(figsize=(7.0, 3.4))   # the old width shrinks 12.5-pt text too
+    wide.add_subplot().set_xlabel("share")
+    assert any("'share' is" in p for p in figure_problems(wide))
+
+
+def test_a_figure_saved_in_memory_carries_its_smallest_text_in_image_pixels():
+    """What a notebook's inline figure stores: the browser test scales this by the width
+    the page shows the image at (tests/test_browser.py)."""
+    import io
+
+    from PIL import Image
+
+    from reliability.notebook import TEXT_SIZE_KEY
+
+    fig, ax = _figure()
+    ax.set_xlabel("share", fontsize=14)
+    ax.tick_params(labelsize=10)   # the smallest text
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight")
+    image = Image.open(io.BytesIO(buffer.getvalue()))
+    assert float(image.text[TEXT_SIZE_KEY]) == pytest.approx(10 / 72 * 200, abs=0.01)
+    assert image.mode == "P"   # 256 colours: half the bytes, nothing visible lost
+
+
+def test_fit_text_wraps_a_legend_entry_wider_than_the_figure():
+    from reliability.notebook import legend_below
+
+    fig, ax = _figure()
+    ax.lines[0].set_label("повторы + верификатор — симуляция, 95%-й интервал, "
+                          "ещё длиннее")
+    legend_below(fig, most_columns=1)
+    assert any("past the figure's" in p for p in figure_problems(fig))
+    fit_text(fig)
+    assert figure_problems(fig) == []
+    assert "\n" in fig.legends[0].get_texts()[0].get_text()
+
+
+def test_fit_text_ends_on_a_word_longer_than_the_room():
+    fig, ax = plt.subplots(figsize=(1.5, 2.0), layout="constrained")
+    ax.set_title("Самообуславливание продолжается")   # each word wider than the room
+    fit_text(fig)   # returns: the loop that evens the lines stops
+    assert ax.get_title().split() == ["Самообуславливание", "продолжается"]

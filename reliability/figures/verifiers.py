@@ -107,6 +107,7 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
     # (8 levels, lines on every other one: more put their labels on top of each other
     # in a phone-sized map)
     cost_levels = 8 if high - low > 1e-9 * max(1.0, high) else [low - 0.5, high + 0.5]
+    contour_labels = []
     for ax, key, cmap, label, template, levels in (
             (axes[0], "success", "cividis", _("share of runs that succeed"), "{:.0%}",
              np.linspace(0.0, 1.0, 11)),
@@ -116,8 +117,11 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
         # Dark text on a pale box: readable on the darkest and the lightest fill alike.
-        for text in ax.clabel(lines, fmt=lambda v, f=template: Text(f).format(v), colors="black"):
+        labels = ax.clabel(lines, fmt=lambda v, f=template: Text(f).format(v),
+                           colors="black")
+        for text in labels:
             text.set_bbox(_LABEL_BOX)
+        contour_labels += labels
         fig.colorbar(filled, ax=ax, label=label,
                      format=plt.FuncFormatter(lambda v, _, f=template: Text(f).format(v)))
         ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
@@ -130,7 +134,24 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
                ylabel=_("recall d (share of wrong\nanswers caught)"))
         ax.grid(False)
     fig.suptitle(title)
-    return fit_text(fig)
+    fit_text(fig)
+    _drop_crowded(fig, contour_labels)
+    return fig
+
+
+def _drop_crowded(fig, labels) -> None:
+    """Remove each contour label that would overlap one kept before it, once the figure
+    is laid out: where the contours bunch (every rate at 0, say) matplotlib places their
+    labels on top of each other, and a phone shows neither."""
+    fig.canvas.draw()   # the final layout, where the labels' places are known
+    renderer = fig.canvas.get_renderer()
+    kept = []
+    for label in labels:
+        box = label.get_window_extent(renderer).expanded(1.15, 1.3)
+        if any(box.overlaps(other) for other in kept):
+            label.remove()
+        else:
+            kept.append(box)
 
 
 def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: int) -> dict:

@@ -13,8 +13,7 @@ import matplotlib as mpl
 
 from .. import _validate, i18n
 from ._names import _name
-from .legibility import _png_with_text
-from .style import FIGURE_WIDTH_IN
+from .legibility import FIGURE_WIDTH_IN, _png_with_text
 
 __all__ = ["animation_html", "scrubber"]
 

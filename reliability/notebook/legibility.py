@@ -13,9 +13,13 @@ import matplotlib as mpl
 
 from .. import _validate
 
-__all__ = ["PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
+__all__ = ["FIGURE_WIDTH_IN", "PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
            "FIGURE_COLOURS", "figure_problems"]
 
+#: Every figure's width in inches (heights vary): 12.5-pt text at this width, shrunk to
+#: the phone's column below, shows at least MIN_TEXT_PX high (reliability.notebook.style
+#: sets those sizes).
+FIGURE_WIDTH_IN = 4.6
 #: The narrowest column a figure is shown in: a 390-px phone less the page's margins
 #: (measured in Chromium on the built page).
 PHONE_COLUMN_PX = 358

@@ -11,13 +11,12 @@ import os
 import matplotlib as mpl
 
 from .. import _validate, i18n
-from .legibility import AUDIT_VARIABLE, audit_every_figure, record_text_size
+from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, audit_every_figure,
+                         record_text_size)
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
            "percent_axis", "fit_text", "legend_below"]
 
-#: Every figure's width in inches (heights vary): see :mod:`.legibility`.
-FIGURE_WIDTH_IN = 4.6
 
 #: Okabe & Ito's colour-blind-safe palette, used for every line and bar in the book.
 PALETTE = {

@@ -57,14 +57,17 @@ def table(frame, *, name: str, formats=None, index: bool = False):
             frame.isetitem(i, [i18n.pgettext(str(context), v) if isinstance(v, str) else v
                                for v in frame.iloc[:, i]])
     style = frame.style.set_uuid(name)
-    long_text = [frame.columns[i] for i in text_columns
-                 if frame.iloc[:, i].map(lambda v: len(str(v))).max() > LONG_TEXT]
+    longest = {frame.columns[i]: int(frame.iloc[:, i].map(lambda v: len(str(v))).max())
+               for i in text_columns}
+    long_text = {column: n for column, n in longest.items() if n > LONG_TEXT}
     if long_text:
         # On a phone the table would squeeze a sentence column to a word a line and its
-        # rows grow many lines tall; at a readable width it scrolls in its box instead.
+        # rows grow many lines tall; at a readable width (a sixth of its longest cell's
+        # characters, in em, from 12 to 24em: a few lines) it scrolls in its box instead.
         style = style.set_table_styles(
-            {column: [{"selector": "td", "props": "min-width: 12em"}]
-             for column in long_text}, overwrite=False)
+            {column: [{"selector": "td",
+                       "props": f"min-width: {min(24, max(12, -(-n // 6)))}em"}]
+             for column, n in long_text.items()}, overwrite=False)
     if isinstance(formats, str):
         # One format for every number: whole-number columns (k, n, a count) stay whole,
         # not 1.000, 2.000.

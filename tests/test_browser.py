@@ -193,6 +193,7 @@ def _visit(context, base: str, page: str) -> dict:
                 report["weight"] = tab.evaluate(_WEIGHT_JS)
                 report["animations"] = _play_animations(tab, _language(page))
                 report["cut_code"] = tab.evaluate(_CUT_CODE_JS)
+                report["purged_rules"] = tab.evaluate(_PURGED_RULES_JS)
             else:
                 tab.evaluate(_MATHS_JS)
                 report["wide_maths"] = tab.evaluate(_WIDE_MATHS_JS)
@@ -221,6 +222,56 @@ new PerformanceObserver(list => {
             s.node ? (s.node.className || s.node.nodeName) + "" : "")]);
     }
 }).observe({type: "layout-shift", buffered: true});"""
+
+# Rules of the theme's and extensions' stylesheets as written (kept in
+# _static/unpurged/ by bookbuild/fast_pages.py) that match an element of the page as it
+# is now but that the served, purged stylesheet lost. A rule for a state (:hover,
+# ::before) is matched without the state: the element it styles is what must exist.
+_PURGED_RULES_JS = r"""async () => {
+    const split = text => {  // a selector list at its top-level commas
+        const parts = []; let depth = 0, start = 0;
+        for (let i = 0; i < text.length; i++) {
+            const c = text[i];
+            if (c === "(" || c === "[") depth++;
+            else if (c === ")" || c === "]") depth--;
+            else if (c === "," && depth === 0) {
+                parts.push(text.slice(start, i).trim()); start = i + 1; }
+        }
+        return [...parts, text.slice(start).trim()];
+    };
+    const selectors = (rules, into) => {
+        for (const rule of rules) {
+            if (rule.selectorText !== undefined) split(rule.selectorText).forEach(
+                selector => into.add(selector));
+            if (rule.cssRules) selectors(rule.cssRules, into);
+        }
+        return into;
+    };
+    const states = new RegExp("::?(before|after|placeholder|marker|selection|backdrop|"
+        + "first-letter|first-line|-webkit-[\\w-]+|-moz-[\\w-]+)"
+        + "|:(hover|focus-visible|focus-within|focus|active|visited)", "g");
+    const matches = selector => {
+        const bare = selector.replace(states, "")
+            .replace(/(^|[\s>+~])(?=$|[\s>+~])/g, "$1*");
+        try { return document.querySelector(bare) !== null; } catch (e) { return false; }
+    };
+    const sheet = async url => {
+        const parsed = new CSSStyleSheet();
+        parsed.replaceSync(await (await fetch(url)).text());
+        return parsed.cssRules;
+    };
+    const lost = [];
+    const here = document.querySelector("link[href*='basic.css']");
+    const staticRoot = new URL(".", new URL(here.href)).pathname;  // this edition's _static/
+    const purged = await (await fetch(`${staticRoot}unpurged/purged.json`)).json();
+    for (const path of purged) {
+        const kept = selectors(await sheet(staticRoot + path), new Set());
+        const whole = selectors(await sheet(`${staticRoot}unpurged/${path}`), new Set());
+        for (const selector of whole)
+            if (!kept.has(selector) && matches(selector)) lost.push(`${path}: ${selector}`);
+    }
+    return lost;
+}"""
 
 # Code cells whose lines do not show whole (a scroll bar) at this width.
 _CUT_CODE_JS = """() => Array.from(document.querySelectorAll(".cell_input div.highlight pre"))
@@ -395,6 +446,15 @@ def test_page_passes_an_accessibility_audit(report):
     assert not found, f"{page}:\n" + "\n".join(
         f"{width}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; {v['nodes']}"
         for width, violations in found.items() for v in violations)
+
+
+@pytest.mark.parametrize("report", PAGES, indirect=True)
+def test_purged_stylesheets_keep_every_rule_the_page_uses(report):
+    """The theme's and extensions' stylesheets, purged of rules nothing in the book can
+    match (bookbuild/fast_pages.py), still carry every rule that matches an element of
+    the page."""
+    page, seen = report
+    assert seen["purged_rules"] == [], f"{page}: {seen['purged_rules'][:10]}"
 
 
 @pytest.mark.parametrize("report", CHAPTER_PAGES, indirect=True)

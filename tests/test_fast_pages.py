@@ -1,7 +1,8 @@
 """bookbuild/fast_pages.py's phone passes over a small built site (issue 29): a code block
 carries its number of lines (figures.css keeps its height with it while it is not laid
-out), and an animation player fetches its frames once the page has loaded. Whether the
-animations still play is tests/test_browser.py's."""
+out), an animation player fetches its frames once the page has loaded, and stylesheets
+lose the rules nothing can match. Whether the animations still play, and whether every
+page keeps the rules it uses, is tests/test_browser.py's."""
 
 from __future__ import annotations
 
@@ -50,3 +51,32 @@ def test_a_player_fetches_its_frames_after_the_page_loads(tmp_path):
     assert "this.frames[i].src = frames[i];" not in after
     assert 'window.addEventListener("load", fetchAll)' in after
     assert fast_pages.frames_after_load(tmp_path) == 0
+
+
+THEME_CSS = (".used{color:red}.unused{color:blue}.added-later{color:green}"
+             ":focus-visible{outline:3px solid}.unused:hover{color:gray}"
+             "@media (min-width:960px){.used{margin:0}.unused{margin:1px}}")
+
+
+def test_stylesheets_keep_the_rules_the_pages_and_scripts_can_use(tmp_path):
+    """A rule for a class no page or script names goes; a class a script adds later,
+    the keyboard-focus outline and every used rule stay; the original is kept for the
+    browser tests, and a second pass writes the same bytes."""
+    _site(tmp_path, '<p class="used">text</p>')
+    (tmp_path / "_static" / "styles").mkdir()
+    theme = tmp_path / "_static" / "styles" / "pydata-sphinx-theme.css"
+    theme.write_text(THEME_CSS, encoding="utf-8")
+    (tmp_path / "_static" / "theme.js").write_text(
+        'element.classList.add("added-later");', encoding="utf-8")
+    assert fast_pages.purge_stylesheets(tmp_path) == 1
+    purged = theme.read_text(encoding="utf-8")
+    for kept in (".used{color:red}", ".added-later", ":focus-visible", ".used{margin:0}"):
+        assert kept in purged
+    assert ".unused" not in purged
+    unpurged = tmp_path / "_static" / "unpurged"
+    assert (unpurged / "styles" / "pydata-sphinx-theme.css").read_text(
+        encoding="utf-8") == THEME_CSS
+    assert (unpurged / "purged.json").read_text(encoding="utf-8").strip() == (
+        '["styles/pydata-sphinx-theme.css"]')
+    fast_pages.purge_stylesheets(tmp_path)
+    assert theme.read_text(encoding="utf-8") == purged

@@ -49,7 +49,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bookbuild.run import ROOT
 
 #: A stylesheet's rule that only names an icon's glyph:
 #: ``.fa-play:before{content:"\\f04b"}``

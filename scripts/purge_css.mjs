@@ -19,12 +19,11 @@ if (!edition || pairs.length === 0) {
   process.exit(2);
 }
 const content = [`${edition}/**/*.html`, `${edition}/_static/**/*.js`];
-const [sources, targets] = [pairs.map((p) => p.split("=")[0]),
-                            pairs.map((p) => p.split("=")[1])];
+const files = pairs.map((pair) => pair.split("="));  // [source, target] each
 // One call reads the edition's pages once for every stylesheet; results keep their order.
 const results = await new PurgeCSS().purge({
   content,
-  css: sources.map((source) => ({ raw: readFileSync(source, "utf-8") })),
+  css: files.map(([source]) => ({ raw: readFileSync(source, "utf-8") })),
   keyframes: false,
   fontFace: false,
   variables: false,
@@ -32,6 +31,6 @@ const results = await new PurgeCSS().purge({
   // outline, `:focus-visible{...}`): keep those.
   safelist: { standard: [/^:/] },
 });
-results.forEach((result, index) => writeFileSync(targets[index], result.css));
-console.log(results.map((result, index) => `${targets[index]}: ${result.css.length}`)
+results.forEach((result, index) => writeFileSync(files[index][1], result.css));
+console.log(results.map((result, index) => `${files[index][1]}: ${result.css.length}`)
   .join("; "));

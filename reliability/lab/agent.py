@@ -27,6 +27,7 @@ good lookups in its first :math:`T - 1` turns, so it succeeds with
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -35,7 +36,7 @@ from dataclasses import asdict, dataclass, field, fields
 import numpy as np
 
 from .. import _validate
-from ..i18n import N_, _, translate
+from ..i18n import N_, _, get_language, translate
 from ..numbers import fmt, said
 from .faults import LOOKUPS, MalformedFaults, TransientFaults, check_arguments
 from .guardrails import GUARDRAILS, Guardrails, validate
@@ -335,8 +336,7 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
                 retries += 1
                 fired["error_recovery"] += 1
                 events.append(Event(turn, "harness", "error_recovery",
-                                    _("503 absorbed, silent retry {count} (not shown to "
-                                      "model)").format(count=retries)))
+                                    _absorbed(retries, get_language())))
                 result = transient.strike(rng_faults)
             if result is None:
                 result = check_arguments(action.tool, action.args, accepted[action.tool])
@@ -383,10 +383,23 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
             break
     passed = ending == "submitted" and oracle(task, submitted)
     events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
-                        _("{ending}; submitted {value}, answer key {answer:g}").format(
-                            ending=said(ending), value=_shown(submitted),
-                            answer=task.answer)))
+                        _graded(ending, submitted, task.answer, get_language())))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
+
+
+@functools.lru_cache(maxsize=256)
+def _absorbed(count: int, language: str) -> str:
+    """The harness's line for its ``count``-th silent retry, in ``language`` (the current
+    one: it is the cache's key). A run at a high fault rate writes it millions of times."""
+    return _("503 absorbed, silent retry {count} (not shown to model)").format(count=count)
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _graded(ending: str, submitted, answer: float, language: str) -> str:
+    """The grader's line for a run, in ``language`` (the current one). Typed, so that a
+    submitted ``True`` is not read from the cache as ``1``."""
+    return _("{ending}; submitted {value}, answer key {answer:g}").format(
+        ending=said(ending), value=_shown(submitted), answer=answer)
 
 
 def transient_success(fault_rate: float, max_turns: int = 6, retries: int = 0) -> float:

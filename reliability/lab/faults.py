@@ -27,6 +27,8 @@ __all__ = ["TransientFaults", "MalformedFaults", "LOOKUPS", "HINTED_KEY"]
 LOOKUPS = {"get_order": ORDER_KEY, "get_ship_rate": ZONE_KEY}
 #: The name an armed malformed-call fault insists on instead.
 HINTED_KEY = "id"
+#: Every transient fault's reply (a frozen result, so one object serves every strike).
+_UNAVAILABLE = ToolResult(503, error="503 Service Unavailable (transient; retry later)")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class TransientFaults:
         """The 503 for this attempt, or ``None`` when the call goes through."""
         _validate.instance("rng", rng, np.random.Generator)
         if self.rate > 0 and rng.random() < self.rate:
-            return ToolResult(503, error="503 Service Unavailable (transient; retry later)")
+            return _UNAVAILABLE
         return None
 
 

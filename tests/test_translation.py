@@ -358,3 +358,35 @@ def test_russian_prose_writes_decimals_with_a_comma(path):
              for match in re.finditer(r"(?<![\w.\-])\d+\.\d+(?![\w.]*[\-\d])",
                                       _russian_prose(text))]
     assert found == [], f"{path.name} writes decimals with a point: {found}"
+
+
+#: A number written with English thousands separators: «2,000», «400,000». A Russian
+#: decimal with three places («1,525») looks the same, so the check reads only typed text
+#: (prose and code comments), where the book writes no such decimal.
+_ENGLISH_THOUSANDS = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,.])")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "ru" / "chapters").glob("*.ipynb"))
+                         + sorted((ROOT / "ru" / "notebooks").glob("*.ipynb"))
+                         + sorted((ROOT / "ru" / "book").glob("*.md")),
+                         ids=lambda path: f"ru/{path.parent.name}/{path.name}")
+def test_russian_text_writes_thousands_with_a_space(path):
+    """«2 000 прогонов», not «2,000 прогонов»: in the prose and in the code's comments,
+    which a student reads in the Russian notebook as much as the page's sentences."""
+    if path.suffix == ".ipynb":
+        notebook = nbformat.read(str(path), as_version=4)
+        texts = [_russian_prose(cell.source) for cell in notebook.cells
+                 if cell.cell_type == "markdown"]
+        texts += [line.split("#", 1)[1] for cell in notebook.cells
+                  if cell.cell_type == "code"
+                  for line in cell.source.splitlines() if "#" in line]
+    else:
+        texts = [_russian_prose(path.read_text(encoding="utf-8"))]
+    found = [match.group(0) for text in texts for match in _ENGLISH_THOUSANDS.finditer(text)]
+    assert found == [], f"{path.name} writes thousands the English way: {found}"
+
+
+def test_the_thousands_check_finds_english_separators_and_spares_decimals():
+    assert _ENGLISH_THOUSANDS.findall("не больше 2,000 прогонов; 400,000 или 1,234,567")\
+        == ["2,000", "400,000", "1,234,567"]
+    assert _ENGLISH_THOUSANDS.findall("0,920; 2 000; 79,4; 1,5; 12,25") == []

@@ -73,6 +73,10 @@ def main() -> int:
             for width_name, width in WIDTHS.items():
                 tab = browser.new_page(viewport={"width": width, "height": 900})
                 tab.goto(f"{base}/{page.relative_to(html)}")
+                # live.js builds an explorer as it nears the view: scroll to each
+                for root in tab.locator(".live-explorer").all():
+                    root.scroll_into_view_if_needed()
+                    root.locator("svg.live-svg").wait_for()
                 for name in tab.evaluate("Object.keys(window.liveExplorers)"):
                     tab.evaluate(_SWEEP_JS, name)          # warm up: the first pass JITs
                     sweeps = [tab.evaluate(_SWEEP_JS, name) for _ in range(REPEATS)]

@@ -715,6 +715,59 @@ LIVE_CASES = [(page, width) for page in LIVE_PAGES for width in WIDTHS
               if _language(page) == "en" or width == "phone"]
 
 
+def _scroll_to_explorer(tab, root, name: str) -> None:
+    """Scroll as a reader does until the explorer is on screen; live.js builds it as it
+    nears the view."""
+    root.scroll_into_view_if_needed()
+    try:
+        root.locator("svg.live-svg").wait_for(timeout=5_000)
+    except Exception as error:
+        raise AssertionError(f"{name}: the script did not build the explorer on screen") \
+            from error
+    assert "live-ready" in root.get_attribute("class"), f"{name}: the script did not run"
+
+
+#: Where each explorer is, in screens below the top of the page, and whether it is built.
+_EXPLORERS_STATE_JS = """() => [...document.querySelectorAll('.live-explorer')].map(r => ({
+    screens: (r.getBoundingClientRect().top + scrollY) / innerHeight,
+    built: r.classList.contains('live-ready') && !!r.querySelector('svg.live-svg')}))"""
+
+
+@pytest.mark.skipif(not LIVE_PAGES, reason="no chapter has a live explorer yet")
+@pytest.mark.parametrize("page", [p for p in LIVE_PAGES if _language(p) == "en"])
+def test_an_explorer_is_built_as_it_nears_the_screen_and_all_are_for_paper(
+        page, site, browser_context):
+    """On a phone the page opens without building the explorers far below (a chapter's
+    main thread spent 300 ms on them before the reader could scroll), builds one when
+    the reader comes within a screen and a half of it, and builds every one for print."""
+    _, base = site
+    tab = browser_context.new_page()
+    tab.set_viewport_size({"width": WIDTHS["phone"], "height": 800})
+    tab.goto(f"{base}/{page}.html", wait_until="load")
+    tab.wait_for_timeout(300)   # an observer's first report comes after the first frame
+    state = tab.evaluate(_EXPLORERS_STATE_JS)
+    for explorer in state:
+        if explorer["screens"] > 3:
+            assert not explorer["built"], f"{page}: an explorer {explorer['screens']:.0f} "\
+                "screens down was built as the page opened"
+        if explorer["screens"] < 1:
+            assert explorer["built"], f"{page}: an explorer on the first screen was not built"
+    far = [i for i, e in enumerate(state) if not e["built"]]
+    if far:
+        target = tab.locator(".live-explorer").nth(far[0])
+        # a screen and a bit above it: inside the observer's margin, not yet in view
+        tab.evaluate("y => scrollTo(0, y)", tab.evaluate(
+            "r => r.getBoundingClientRect().top + scrollY - 2.2 * innerHeight",
+            target.element_handle()))
+        tab.wait_for_function("r => r.classList.contains('live-ready')",
+                              arg=target.element_handle(), timeout=5_000)
+    tab.evaluate("scrollTo(0, 0)")
+    tab.emulate_media(media="print")
+    tab.wait_for_function("() => [...document.querySelectorAll('.live-explorer')]"
+                          ".every(r => r.classList.contains('live-ready'))", timeout=5_000)
+    tab.close()
+
+
 @pytest.mark.skipif(not LIVE_PAGES, reason="no chapter has a live explorer yet")
 @pytest.mark.parametrize(("page", "width"), LIVE_CASES,
                          ids=[f"{width}-{page}" for page, width in LIVE_CASES])
@@ -734,7 +787,7 @@ def test_live_explorers_show_the_packages_numbers(page, width, site, browser_con
         data = json.loads(root.locator("script.live-data").text_content())
         explorer = _rebuilt(data, page)
         name = data["name"]
-        assert "live-ready" in root.get_attribute("class"), f"{name}: the script did not run"
+        _scroll_to_explorer(tab, root, name)
         for c in data["controls"]:
             assert tab.locator(f"label[for='live-{name}-{c['name']}']").count() == 1, \
                 f"{name}: control {c['name']} has no label"
@@ -763,6 +816,7 @@ def test_live_explorers_show_the_packages_numbers(page, width, site, browser_con
         shared = browser_context.new_page()
         shared.set_viewport_size({"width": WIDTHS[width], "height": 900})
         shared.goto(link)
+        _scroll_to_explorer(shared, shared.locator(f"#live-{name}"), name)
         assert shared.locator(f"#live-{name} .live-text").text_content() == shown, \
             f"{name}: the shared link does not reproduce the setting"
         shared.close()

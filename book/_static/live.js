@@ -2,6 +2,8 @@
    from the data reliability/live.py wrote into the page. Nothing is computed here beyond
    drawing: every number is looked up, so the page shows the package's numbers.
 
+   An explorer is built as it nears the reader's view (start(), below).
+
    The control positions live in the page's URL (?ch1-decay.p=0.95&ch1-decay.n=10), so a
    link opens the chart at the setting it was copied from. window.liveExplorers[name]
    lets tests and the benchmark set positions and read what the page shows. */
@@ -334,24 +336,58 @@
     window.addEventListener("load", function () { setTimeout(reachable, 0); });
   }
 
+  /* Each explorer is built when it comes within a screen and a half of the reader's
+     view, not all at once as the page opens: building ch04's took a phone's main thread
+     300 ms before the reader could scroll (issue 29). A deck (reveal.js) and paper get
+     every explorer at once: a slide is hidden until shown, and print shows them all. */
+  var NEAR = "150% 0px";
+
   function start() {
     document.querySelectorAll(".edition-switch a").forEach(keepPlace);
     // every change to the page first, then every measure, then what the measures decide
     var tables = boxTables(), explorers = [];
-    document.querySelectorAll(".live-explorer").forEach(function (root) {
-      try { explorers.push(Explorer(root)); } catch (error) { console.error("live explorer", error); }
-    });
-    function layOut() {
-      var scrolls = wide(tables), widths = explorers.map(function (e) {
+    var roots = Array.prototype.slice.call(document.querySelectorAll(".live-explorer"));
+    function showAll(list) {
+      var widths = list.map(function (e) {
         try { return e.measure(); } catch (error) { return 0; }
       });
-      sayWhichScroll(tables, scrolls);
-      explorers.forEach(function (e, i) {
+      list.forEach(function (e, i) {
         try { e.show(widths[i]); } catch (error) { console.error("live explorer", error); }
       });
     }
+    function build(list) {
+      var made = [];
+      list.forEach(function (root) {
+        if (root.hasAttribute("data-live-built")) return;
+        root.setAttribute("data-live-built", "");
+        try { made.push(Explorer(root)); } catch (error) { console.error("live explorer", error); }
+      });
+      showAll(made);
+      explorers = explorers.concat(made);
+    }
+    function layOut() {
+      var scrolls = wide(tables);
+      sayWhichScroll(tables, scrolls);
+      showAll(explorers);
+    }
     layOut();
     window.addEventListener("resize", layOut);
+    if (document.querySelector(".reveal") || !("IntersectionObserver" in window)) {
+      build(roots);
+    } else {
+      var watcher = new IntersectionObserver(function (entries) {
+        var near = entries.filter(function (e) { return e.isIntersecting; })
+          .map(function (e) { return e.target; });
+        near.forEach(function (root) { watcher.unobserve(root); });
+        if (near.length) build(near);
+      }, {rootMargin: NEAR});
+      roots.forEach(function (root) { watcher.observe(root); });
+      var printing = function () { build(roots); };
+      window.addEventListener("beforeprint", printing);
+      window.matchMedia("print").addEventListener("change", function (event) {
+        if (event.matches) printing();
+      });
+    }
     codeTabStops();
   }
   if (document.readyState === "loading") {

@@ -312,11 +312,19 @@
      block is measured again when it is laid out, all such blocks at once. */
   function codeTabStops() {
     var CODE = "div.highlight > pre", pending = [];
+    function laidOut(pre) {
+      var first = pre.firstElementChild;
+      return !(first && first.checkVisibility &&
+               !first.checkVisibility({contentVisibilityAuto: true}));
+    }
     function settle() {
       var blocks = pending, scrolls;
       pending = [];
+      // A block skipped again before this ran (an explorer built above it pushed it off
+      // screen) measures as if it did not scroll: it stays reachable until laid out.
       scrolls = blocks.map(function (pre) {
-        return pre.scrollWidth > pre.clientWidth || pre.scrollHeight > pre.clientHeight;
+        return !laidOut(pre) ||
+          pre.scrollWidth > pre.clientWidth || pre.scrollHeight > pre.clientHeight;
       });
       blocks.forEach(function (pre, i) { pre.tabIndex = scrolls[i] ? 0 : -1; });
     }
@@ -327,13 +335,27 @@
     }, true);
     function reachable() {
       document.querySelectorAll(CODE).forEach(function (pre) {
-        var first = pre.firstElementChild;
-        if (first && first.checkVisibility &&
-            !first.checkVisibility({contentVisibilityAuto: true})) pre.tabIndex = 0;
+        if (!laidOut(pre)) pre.tabIndex = 0;
       });
     }
+    // The theme measures a block again whenever it resizes, and a block skipped again
+    // (scrolled far off, or pushed off by an explorer built above it) measures as if it
+    // did not scroll: the theme then takes it out of the Tab order. It goes back in.
+    var keeper = new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        var pre = record.target;
+        if (pre.tabIndex !== 0 && !laidOut(pre)) pre.tabIndex = 0;
+      });
+    });
     // after the theme, which measures the blocks when the page has loaded
-    window.addEventListener("load", function () { setTimeout(reachable, 0); });
+    window.addEventListener("load", function () {
+      setTimeout(function () {
+        reachable();
+        document.querySelectorAll(CODE).forEach(function (pre) {
+          keeper.observe(pre, {attributes: true, attributeFilter: ["tabindex"]});
+        });
+      }, 0);
+    });
   }
 
   /* Each explorer is built when it comes within a screen and a half of the reader's

@@ -73,5 +73,5 @@ def test_the_sentence_states_the_packages_numbers(explorer, recall, rounds):
     assert f"spending {expected_revisions(CHAIN, START, rounds, arbiter):.2f}" in text
     assert f"intrinsic revision ends at {loop_accuracy(CHAIN, START, rounds):.1%}" in text
     assert f"the oracle at {loop_accuracy(CHAIN, START, rounds, ORACLE):.1%}" in text
-    assert (f"give {sim.accuracy[-1]:.1%} (95% Wilson interval {low[-1]:.1%} to "
+    assert (f"gives {sim.accuracy[-1]:.1%} (95% Wilson interval {low[-1]:.1%} to "
             f"{high[-1]:.1%})") in text

@@ -281,7 +281,8 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
         slots["measured"] = (
             _("at {rate:.1%} (95% bootstrap interval {low:.1%} to {high:.1%})").format(
                 rate=rate[k - 1], low=low[k - 1], high=high[k - 1]) if k <= runs else
-            _("not at all: pass^{k} needs {k} runs of a case").format(k=k))
+            _("not at all: pass^{k} needs {runs} of a case").format(
+                k=k, runs=counted(k, "run", "runs")))
         return slots
 
     def closed(pass1, s, which):

@@ -443,9 +443,10 @@ def live_arbiter(*, break_rate: float, fix_rate: float, initial: float,
                       "{false_reject:.0%} of right ones ends at {{closed}}, spending "
                       "{{calls}} revision calls per question; intrinsic revision ends at "
                       "{{intrinsic}} and the oracle at {{oracle}}. "
-                      "{questions:,d} simulated questions give {{rate}} (95% Wilson "
+                      "A simulation of {questions} gives {{rate}} (95% Wilson "
                       "interval {{low}} to {{high}}).").format(
-                          initial=initial, false_reject=false_reject, questions=questions),
+                          initial=initial, false_reject=false_reject,
+                          questions=counted(questions, "question", "questions")),
                     words, depends=("recall", "rounds")),
         x_label=_("rounds of revision k"), y_label=_("share of answers right"),
         title=_("What an arbiter buys (model)"),

@@ -444,6 +444,9 @@ _SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]+
                              r'\n?')
 _FIGURE = re.compile(r'<img ((?:(?!loading=)[^>])*?)src="([^"]*_images/[^"]+)" '
                      r'style="width: (\d+)px; height: (\d+)px;" />')
+#: The launch menu's logos, hidden in a closed dropdown until the reader opens it.
+_LAUNCH_LOGO = re.compile(r'(<img alt="[^"]*" src="[^"]*_static/images/logo_[a-z]+\.'
+                          r'(?:svg|png)")>')
 #: The theme's theme.css only @imports Sphinx's basic.css: a chain of two requests
 #: before the first paint, where the page can name basic.css itself.
 _THEME_CSS = re.compile(r'<link href="([^"]*_static/)styles/theme\.css[^"]*" '
@@ -471,21 +474,17 @@ def _deferred(match) -> str:
 
 
 def _lazy_figures(text: str) -> str:
-    """Every figure after a page's first loads as the reader scrolls to it, its space
-    kept by width and height (the browser's aspect ratio for figures.css's height:
-    auto)."""
-    count = 0
-
+    """Every figure loads as the reader nears it, its space kept by width and height
+    (the browser's aspect ratio for figures.css's height: auto). None is eager: no
+    chapter's first figure is on a phone's first screen, and an eager one shared the
+    first paint's bandwidth (48 KB on chapter 2, half a second of its largest paint)."""
     def figure(match) -> str:
-        nonlocal count
-        count += 1
-        lazy = ' loading="lazy"' if count > 1 else ""
         width, height = match[3], match[4]
         return (f'<img {match[1]}src="{match[2]}" width="{width}" height="{height}"'
-                f'{lazy} decoding="async" style="width: {width}px; height: {height}px;"'
-                " />")
+                f' loading="lazy" decoding="async"'
+                f' style="width: {width}px; height: {height}px;" />')
 
-    return _FIGURE.sub(figure, text)
+    return _LAUNCH_LOGO.sub(r'\1 loading="lazy">', _FIGURE.sub(figure, text))
 
 
 def first_paint_first(app, exception):

@@ -28,6 +28,7 @@ npm), so a deck works offline, from the static site or from the file system.
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import json
 import re
@@ -242,7 +243,9 @@ def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dic
     file = f"ch{key.chapter:02d}-cell{index:02d}.png"
     material["figures"][file] = png
     heading = esc(chapter.heading(index))
-    slides.append(_slide(f'<h3>{heading}</h3>\n<img class="key-figure" src="{file}" '
+    # data-src: reveal.js loads a figure a few slides ahead, not all with the deck
+    # (eight figures took the bandwidth a phone needed for the first slide)
+    slides.append(_slide(f'<h3>{heading}</h3>\n<img class="key-figure" data-src="{file}" '
                          f'alt="{esc(alt) or heading}">\n{source}', talking, "figure"))
     if key.formulas:
         shown, headings = [], []
@@ -331,13 +334,48 @@ TEMPLATE = """<!DOCTYPE html>
 <script>
 Reveal.initialize({{width: 1280, height: 720, margin: 0.04, hash: true, center: false,
                    transition: "none", plugins: [RevealNotes]}});
-// live.js sizes a chart to its slide; a slide hidden at load is measured when shown
-Reveal.on("slidechanged", function () {{ window.dispatchEvent(new Event("resize")); }});
-Reveal.on("ready", function () {{ window.dispatchEvent(new Event("resize")); }});
+// live.js sizes a chart to its slide; a slide hidden at load is measured when shown.
+// On a phone Reveal lays the deck out as a scrolling page, and its own resize handler
+// announces a slide change: without the guard each would call the other forever.
+var measuring = false;
+function measureCharts() {{
+  if (measuring) {{ return; }}
+  measuring = true;
+  try {{ window.dispatchEvent(new Event("resize")); }} finally {{ measuring = false; }}
+}}
+Reveal.on("slidechanged", measureCharts);
+Reveal.on("ready", measureCharts);
 </script>
 </body>
 </html>
 """
+
+
+_LIVE_DATA = re.compile(r'<script type="application/json" class="live-data">(.*?)'
+                        r'</script>', re.S)
+
+
+def data_apart(page: str) -> tuple[str, dict[str, str]]:
+    """Move each explorer's stored positions out of a deck into a script of its own.
+
+    Inline, they were nine tenths of a deck (680 KB of 750), and a phone showed no slide
+    until all of it had arrived. Each file sets ``window.liveData[key]``, loaded with
+    ``defer``, so live.js has it when it starts; a ``<script src>`` also works when the
+    deck is opened as a file, where fetching JSON does not. Returns the page and its
+    files (name to text)."""
+    files = {}
+
+    def apart(match) -> str:
+        # named by content: both decks (and both visits) share an explorer's file
+        key = "explorer-" + hashlib.sha256(match[1].encode()).hexdigest()[:12]
+        files[f"{key}.js"] = ("(window.liveData = window.liveData || {})"
+                              f"[{json.dumps(key)}] = {match[1].strip()};\n")
+        return (f'<script type="application/json" class="live-data" data-key="{key}">'
+                "</script>")
+
+    page = _LIVE_DATA.sub(apart, page)
+    tags = "".join(f'<script defer src="{file}"></script>\n' for file in files)
+    return page.replace("</body>", tags + "</body>", 1), files
 
 
 def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
@@ -361,7 +399,10 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
                 for n in range(len(made_deck["formulas"])):
                     page = page.replace(f"<!--formula:{n}-->", markup[start + n])
                 start += len(made_deck["formulas"])
+                page, scripts = data_apart(page)
                 (out / f"{name}.html").write_text(page, encoding="utf-8")
+                for file, text in scripts.items():
+                    (out / file).write_text(text, encoding="utf-8")
                 for file, png in made_deck["figures"].items():
                     (out / file).write_bytes(png)
                 log.append(f"{out.relative_to(site) / name}.html: "

@@ -157,6 +157,47 @@ def test_every_slide_fits_and_loads(language, deck, decks, browser):
 
 
 @pytest.mark.parametrize("language", list(EDITIONS))
+def test_a_deck_opened_on_a_phone_reads_as_a_scrolling_page(language, decks, browser):
+    """A student who follows the deck's link on a phone gets reveal.js's scroll view
+    (below 435 px): the first slide's title on the first screen, each figure loads as
+    the student nears it, the page scrolls to the last slide and its explorers answer, with no script error on the way (the
+    deck's own resize hook once called reveal.js back until the stack overflowed)."""
+    _, base = decks
+    tab = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                           has_touch=True, device_scale_factor=2)
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        tab.goto(f"{base}/{EDITIONS[language]}/one-class.html")
+        tab.wait_for_function("window.Reveal && Reveal.isReady()")
+        assert tab.evaluate("Reveal.isScrollView()"), "no scroll view on a phone"
+        title = tab.locator(".slides section h1").first
+        assert title.is_visible() and title.inner_text().strip()
+        box = title.bounding_box()
+        assert box and 0 <= box["y"] < 844 and box["width"] <= 390, box
+        explorer = tab.locator(".live-explorer").last
+        explorer.scroll_into_view_if_needed()
+        tab.wait_for_timeout(300)
+        assert "live-ready" in explorer.get_attribute("class")
+        control = explorer.locator("input[type=range]").first
+        before = explorer.locator(".live-text").inner_text()
+        control.focus()
+        tab.keyboard.press("End" if control.input_value() != control.get_attribute(
+            "max") else "Home")
+        assert explorer.locator(".live-text").inner_text() != before
+        for figure in tab.locator("img.key-figure").all():  # loaded as they near
+            figure.scroll_into_view_if_needed()
+            tab.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                                  arg=figure.element_handle(), timeout=5_000)
+        tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        tab.wait_for_timeout(300)
+        assert tab.evaluate("Reveal.isLastSlide()"), "the end of the page is not the end"
+        assert not errors, "\n".join(errors[:3])
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
 def test_speaker_notes_say_the_plans_talking_points(language, decks):
     """The notes carry each block's talking points with the chapters' glued numbers,
     the same words and numbers as the teacher's guide (teacher_page makes both)."""
@@ -199,7 +240,8 @@ def test_each_key_figure_carries_its_chapters_alt_text(language, decks):
     for deck in DECKS:
         page = (site / EDITIONS[language] / f"{deck}.html").read_text()
         alts = [html.unescape(alt) for alt in
-                re.findall(r'<img class="key-figure" src="[^"]+" alt="([^"]*)"', page)]
+                re.findall(r'<img class="key-figure" data-src="[^"]+" alt="([^"]*)"',
+                           page)]
         assert alts, f"{language}/{deck} shows no key figure"
         missing = [alt for alt in alts if alt not in stored]
         assert missing == [], f"{language}/{deck}: figures without the chapter's alt text"

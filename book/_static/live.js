@@ -40,7 +40,10 @@
   }
 
   function Explorer(root) {
-    var data = JSON.parse(root.querySelector("script.live-data").textContent);
+    // a deck keeps an explorer's data in a script file of its own (bookbuild/slides.py)
+    var holder = root.querySelector("script.live-data");
+    var data = holder.hasAttribute("data-key")
+      ? window.liveData[holder.getAttribute("data-key")] : JSON.parse(holder.textContent);
     var name = data.name, controls = data.controls;
     var position = {};
     var query = new URLSearchParams(window.location.search);

@@ -36,6 +36,11 @@ so a second pass over the same site changes nothing.
   the edition (so the rules for a class a script adds later stay); the untouched
   stylesheets are kept in ``_static/unpurged/``, and the browser tests check on every
   page that no rule of theirs matching an element of the page was dropped.
+* The theme measures before it writes. pydata-sphinx-theme gives every block that
+  scrolls a tab stop as the page loads, measuring each block right after writing the
+  last one's, so the browser laid the page out once per block (the API page: 39 layouts,
+  0.7 s with the processor slowed four times, as Lighthouse's phone is). Its pinned script is changed to measure them all,
+  then write them all; the build fails if a new theme no longer has that loop.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from bookbuild.fonts import subset_font, unicode_ranges
 from bookbuild.run import ROOT
 
 #: A stylesheet's rule that only names an icon's glyph:
@@ -102,34 +108,6 @@ def _icon_glyphs(css_files: list[Path]) -> tuple[dict[str, int], set[int]]:
     return classes, drawn
 
 
-def _subset(ttf: Path, codepoints: set[int]) -> tuple[bytes, set[int]]:
-    """A WOFF of ``ttf`` with only ``codepoints`` (and the space), and the code points
-    it kept."""
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(ttf, recalcTimestamp=False)  # the same subset, the same bytes
-    present = set(font.getBestCmap())
-    kept = (codepoints | {0x20}) & present
-    options = subset.Options()
-    options.flavor = "woff"          # zlib; woff2 would need the brotli module
-    options.layout_features = ["*"]
-    options.name_IDs = ["*"]
-    options.notdef_outline = True
-    options.drop_tables += ["FFTM"]  # FontForge's timestamps, nothing a browser reads
-    subsetter = subset.Subsetter(options=options)
-    subsetter.populate(unicodes=sorted(kept))
-    subsetter.subset(font)
-    out = io.BytesIO()
-    font.flavor = "woff"
-    font.save(out)
-    return out.getvalue(), kept
-
-
-def _ranges(codepoints: set[int]) -> str:
-    return ",".join(f"U+{code:X}" for code in sorted(codepoints))
-
-
 def subset_icon_fonts(site: Path) -> int:
     """Give every Font Awesome font of the site a subset of the icons the site uses (see
     the module docstring). Returns the number of fonts subset."""
@@ -163,7 +141,7 @@ def subset_icon_fonts(site: Path) -> int:
                 source = (css.parent / ttf[1]).resolve()
                 if not source.is_file():
                     return face
-                data, kept = _subset(source, wanted)
+                data, kept = subset_font(source, wanted)
                 digest = hashlib.sha1(data).hexdigest()[:10]
                 target = source.with_name(f"{source.stem}-subset-{digest}.woff")
                 target.write_bytes(data)
@@ -174,7 +152,7 @@ def subset_icon_fonts(site: Path) -> int:
                         + f";unicode-range:{_PRIVATE_USE}}}")
                 small = (f"@font-face{{{kept_body};"
                          f"src:url({relative}) format(\"woff\");"
-                         f"unicode-range:{_ranges(kept)}}}")
+                         f"unicode-range:{unicode_ranges(kept)}}}")
                 done += 1
                 return full + small
 
@@ -293,6 +271,41 @@ def frames_after_load(site: Path) -> int:
     return changed
 
 
+#: pydata-sphinx-theme's tab stops for blocks that scroll, as its pinned, minified script
+#: has them: each block's size is read just after the block before it was given a
+#: ``tabIndex``, so the browser lays the whole page out again for every block.
+_THEME_TAB_STOPS = re.compile(
+    r"document\.querySelectorAll\((\[[^\]]*\]\.join\(\", \"\))\)"
+    r"\.forEach\(e=>\{e\.tabIndex=(e\.scrollWidth>e\.clientWidth\|\|"
+    r"e\.scrollHeight>e\.clientHeight)\?0:-1\}\)")
+_BATCHED_TAB_STOPS = ("Array.from(document.querySelectorAll(\\1)).map(e=>[e,\\2])"
+                      ".forEach(([e,s])=>{e.tabIndex=s?0:-1})/*fast_pages*/")
+THEME_SCRIPT = "scripts/pydata-sphinx-theme.js"
+
+
+def theme_tab_stops_in_one_layout(site: Path) -> int:
+    """Let the theme measure every scrolling block first and set their tab stops after,
+    in one layout instead of one per block (the API page's 15,000 elements: 730 ms of a
+    phone's main thread on each load, and again whenever an explorer is built). What
+    each block gets is unchanged. Returns the number of scripts changed; raises if the
+    theme's script no longer has the loop, so a new theme version is looked at."""
+    changed = 0
+    for static in _static_folders(site):
+        script = static / THEME_SCRIPT
+        if not script.is_file():
+            continue
+        text = script.read_text(encoding="utf-8")
+        if "/*fast_pages*/" in text:
+            continue
+        updated, count = _THEME_TAB_STOPS.subn(_BATCHED_TAB_STOPS, text)
+        if count != 1:
+            raise RuntimeError(f"{script}: the theme's tab-stop loop was not found "
+                               "(a new pydata-sphinx-theme?); update _THEME_TAB_STOPS")
+        script.write_text(updated, encoding="utf-8")
+        changed += 1
+    return changed
+
+
 #: The stylesheets every page loads before its first paint that are mostly rules for
 #: features the book does not use (paths inside an edition's ``_static``; the
 #: extensions' names carry a hash or not, hence the patterns). The book's own
@@ -341,7 +354,8 @@ def optimise(site: Path) -> dict:
             "frames_after_load": frames_after_load(site),
             "fonts": subset_icon_fonts(site),
             "code_blocks": code_block_heights(site),
-            "stylesheets": purge_stylesheets(site)}
+            "stylesheets": purge_stylesheets(site),
+            "theme_tab_stops": theme_tab_stops_in_one_layout(site)}
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from pathlib import Path
 import nbformat
 
 from bookbuild.catalogs import translator
+from bookbuild.fonts import subset_font, unicode_ranges
 from bookbuild.run import ROOT
 from bookbuild.teacher_page import (IDEAS, PLANS, TEACHING, RU_TEACHING, chapter_number,
                           edition_chapters, fill_numbers, plan_numbers, teaching_cell)
@@ -88,6 +89,7 @@ DECKS = {"one-class": ("one-class",), "two-class": ("class-1", "class-2")}
 STATIC = "../_static"
 MATHS_FONTS = f"{STATIC}/vendor/mathjax/output/chtml/fonts/woff-v2"
 CSS = ROOT / "scripts" / "slides.css"
+LIVE_JS = ROOT / "book" / "_static" / "live.js"
 
 _HEADING = re.compile(r"^(#{2,3}) (.+)$", re.M)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
@@ -319,7 +321,7 @@ TEMPLATE = """<!DOCTYPE html>
 <title>{title}</title>
 <link rel="icon" href="{static}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{static}/vendor/reveal.js/dist/reveal.css">
-<link rel="stylesheet" href="{static}/vendor/reveal.js/dist/theme/white.css">
+<link rel="stylesheet" href="theme.css">
 <link rel="stylesheet" href="{static}/live.css">
 <link rel="stylesheet" href="mathjax-chtml.css">
 <link rel="stylesheet" href="slides.css">
@@ -329,23 +331,21 @@ TEMPLATE = """<!DOCTYPE html>
 {slides}
 </div></div>
 <script src="{static}/vendor/reveal.js/dist/reveal.js"></script>
-<script src="{static}/vendor/reveal.js/plugin/notes/notes.js"></script>
-<script src="{static}/live.js"></script>
 <script>
+// the speaker view and the explorers load after the first slide is shown (defer, below)
 Reveal.initialize({{width: 1280, height: 720, margin: 0.04, hash: true, center: false,
-                   transition: "none", plugins: [RevealNotes]}});
+                   transition: "none"}});
 // live.js sizes a chart to its slide; a slide hidden at load is measured when shown.
-// On a phone Reveal lays the deck out as a scrolling page, and its own resize handler
-// announces a slide change: without the guard each would call the other forever.
-var measuring = false;
-function measureCharts() {{
-  if (measuring) {{ return; }}
-  measuring = true;
-  try {{ window.dispatchEvent(new Event("resize")); }} finally {{ measuring = false; }}
-}}
+// Its own event, not a window resize: reveal.js lays every slide out again on a resize
+// (half a second on a phone), and in its scroll view it announces a slide change from
+// that handler, which called this again until the stack overflowed.
+function measureCharts() {{ window.dispatchEvent(new Event("live:measure")); }}
 Reveal.on("slidechanged", measureCharts);
 Reveal.on("ready", measureCharts);
 </script>
+<script defer src="{static}/vendor/reveal.js/plugin/notes/notes.js"
+        onload="Reveal.registerPlugin(RevealNotes)"></script>
+<script defer src="{static}/live.js"></script>
 </body>
 </html>
 """
@@ -378,6 +378,43 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
     return page.replace("</body>", tags + "</body>", 1), files
 
 
+#: reveal.js's text face (its white theme's), four styles of about 110 KB each.
+FONTS = ROOT / "book" / "_static" / "vendor" / "reveal.js" / "dist" / "theme" / "fonts"
+FACES = {"regular": ("normal", "normal"), "italic": ("normal", "italic"),
+         "semibold": ("600", "normal"), "semibolditalic": ("600", "italic")}
+
+
+def deck_theme(out: Path, texts: list[str]) -> str:
+    """reveal.js's white theme with its text face cut to the characters of ``texts``
+    (the edition's decks, their explorers' data and live.js) and printable ASCII; the
+    cuts are written into ``out``, and the theme's text is returned.
+
+    The theme's four Source Sans Pro faces are 430 KB that a phone fetched before the
+    first slide's words, and a Russian deck fetched them all just to find they have no
+    Cyrillic; the cuts are about 20 KB each. The theme itself no longer imports the
+    full faces: what the face lacks (Cyrillic, most mathematics) comes from the next
+    font in the theme's list, as it did before."""
+    wanted = {ord(c) for text in texts for c in text} | set(range(0x20, 0x7F))
+    rules = []
+    for face, (weight, style) in FACES.items():
+        data, kept = subset_font(FONTS / "source-sans-pro" /
+                                 f"source-sans-pro-{face}.woff", wanted,
+                                 every_feature=False)
+        file = (f"source-sans-pro-{face}-"
+                f"{hashlib.sha256(data).hexdigest()[:10]}.woff")
+        (out / file).write_bytes(data)
+        rules.append(f"@font-face{{font-family:'Source Sans Pro';src:url('{file}') "
+                     f"format('woff');font-weight:{weight};font-style:{style};"
+                     f"font-display:swap;unicode-range:{unicode_ranges(kept)}}}")
+    theme = (FONTS.parent / "white.css").read_text(encoding="utf-8")
+    without_faces = re.sub(r"@import url\(\./fonts/source-sans-pro/[^)]*\);\s*", "",
+                           theme)
+    if without_faces == theme:
+        raise RuntimeError("reveal.js's white.css no longer imports Source Sans Pro; "
+                           "update deck_theme in bookbuild/slides.py")
+    return "\n".join(rules) + "\n" + without_faces
+
+
 def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
     """Write every deck of both editions into ``site/slides`` and ``site/ru/slides``;
     return the step's exit code and log, as :func:`build_book.build` reports a step."""
@@ -392,8 +429,7 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
             every = [tex for one in made.values() for tex in one["formulas"]]
             markup, css = typeset(every)
             (out / "mathjax-chtml.css").write_text(css, encoding="utf-8")
-            shutil.copy(CSS, out / "slides.css")
-            start = 0
+            start, shown = 0, [LIVE_JS.read_text(encoding="utf-8")]
             for name, made_deck in made.items():
                 page = made_deck["html"]
                 for n in range(len(made_deck["formulas"])):
@@ -403,10 +439,16 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
                 (out / f"{name}.html").write_text(page, encoding="utf-8")
                 for file, text in scripts.items():
                     (out / file).write_text(text, encoding="utf-8")
+                    shown.append(json.dumps(json.loads(text.split("] = ", 1)[1]
+                                                       .rstrip().rstrip(";")),
+                                            ensure_ascii=False))
                 for file, png in made_deck["figures"].items():
                     (out / file).write_bytes(png)
+                shown.append(html.unescape(page))
                 log.append(f"{out.relative_to(site) / name}.html: "
                            f"{page.count('<section')} slides")
+            shutil.copy(CSS, out / "slides.css")
+            (out / "theme.css").write_text(deck_theme(out, shown), encoding="utf-8")
     except (ValueError, RuntimeError, OSError) as error:
         return {"returncode": 1, "log": "\n".join(log + [f"slides: {error}"])}
     return {"returncode": 0, "log": "\n".join(log)}

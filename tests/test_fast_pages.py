@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -80,3 +82,26 @@ def test_stylesheets_keep_the_rules_the_pages_and_scripts_can_use(tmp_path):
         '["styles/pydata-sphinx-theme.css"]')
     fast_pages.purge_stylesheets(tmp_path)
     assert theme.read_text(encoding="utf-8") == purged
+
+
+def test_the_theme_measures_every_scrolling_block_before_it_sets_a_tab_stop(tmp_path):
+    """The pinned theme's own script, as the build copies it: its loop that set a
+    block's tab stop right after measuring it (a layout per block) becomes one pass of
+    measures and one of tab stops; a newer theme without the loop fails the build."""
+    import pydata_sphinx_theme
+    from pathlib import Path
+
+    theme = (Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+             / "static" / fast_pages.THEME_SCRIPT)
+    (tmp_path / "_static" / "scripts").mkdir(parents=True)
+    script = tmp_path / "_static" / fast_pages.THEME_SCRIPT
+    script.write_text(theme.read_text(encoding="utf-8"), encoding="utf-8")
+    assert fast_pages.theme_tab_stops_in_one_layout(tmp_path) == 1
+    text = script.read_text(encoding="utf-8")
+    measures = text.index(".map(e=>[e,e.scrollWidth>e.clientWidth")
+    assert text.index(".forEach(([e,s])=>{e.tabIndex=s?0:-1})") > measures
+    assert "e.tabIndex=e.scrollWidth" not in text
+    assert fast_pages.theme_tab_stops_in_one_layout(tmp_path) == 0  # once only
+    script.write_text("/* a newer theme */", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="tab-stop loop"):
+        fast_pages.theme_tab_stops_in_one_layout(tmp_path)

@@ -363,8 +363,10 @@
 
   /* Each explorer is built when it comes within a screen and a half of the reader's
      view, not all at once as the page opens: building ch04's took a phone's main thread
-     300 ms before the reader could scroll (issue 29). A deck (reveal.js) and paper get
-     every explorer at once: a slide is hidden until shown, and print shows them all. */
+     300 ms before the reader could scroll (issue 29). In a deck, reveal.js shows the
+     slides a few ahead of the current one (laid out, not yet visible), so an explorer is
+     built before its slide comes up; on a phone a deck is a scrolling page like any
+     other. Paper gets every explorer at once: print shows them all. */
   var NEAR = "150% 0px";
 
   function start() {
@@ -397,7 +399,8 @@
     }
     layOut();
     window.addEventListener("resize", layOut);
-    if (document.querySelector(".reveal") || !("IntersectionObserver" in window)) {
+    window.addEventListener("live:measure", layOut);  // a deck's slide shown: slides.py
+    if (!("IntersectionObserver" in window)) {
       build(roots);
     } else {
       var watcher = new IntersectionObserver(function (entries) {

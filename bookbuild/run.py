@@ -145,14 +145,16 @@ def execute(path: Path, output: Path, parameters: dict | None = None, *,
 def _execute(path, output, parameters, timeout, kernel_name, cwd, tries, wall,
              environment) -> nbformat.NotebookNode:
     # A fork server that has imported papermill once: each run is still a child of its
-    # own (killed if it hangs), started in milliseconds instead of 2 s of imports.
+    # own (killed if it hangs), started in milliseconds instead of 2 s of imports. The
+    # server's environment is the one it started with, so each child is sent the
+    # caller's as it is now (a test's JUPYTER_PATH, say) and runs under it alone.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["papermill", "bookbuild.run"])
     for _ in range(tries):
         replies = context.Queue()
         child = context.Process(target=_execute_in_child, args=(
             str(path), str(output), parameters or {}, str(cwd or Path(path).parent),
-            kernel_name, timeout, replies, environment or {}))
+            kernel_name, timeout, replies, {**os.environ, **(environment or {})}))
         child.start()
         try:
             error = replies.get(timeout=wall)
@@ -183,6 +185,7 @@ class LocalSocketKernelManager(AsyncKernelManager):
 
 def _execute_in_child(path, output, parameters, cwd, kernel_name, timeout, replies,
                       environment):
+    os.environ.clear()
     os.environ.update(environment)
     try:
         papermill.execute_notebook(

@@ -314,12 +314,22 @@ _WIDE_MATHS_JS = """() => Array.from(document.querySelectorAll(
 
 # Each figure (stored output or animation frame) as drawn: its shown and natural sizes,
 # and its address (the frame shown, for an animation) to read its PNG's text from.
-_FIGURES_JS = """() => Array.from(document.querySelectorAll(
-    ".cell_output img, img[id^='_anim_img']")).filter(img => img.naturalWidth > 0)
-    .map(img => { img.scrollIntoView(); const box = img.getBoundingClientRect();
-      return {src: img.getAttribute("src").slice(0, 60), url: img.src,
-              shown_w: box.width, shown_h: box.height, natural_w: img.naturalWidth,
-              natural_h: img.naturalHeight, column: window.innerWidth}; })"""
+# Every figure, scrolled to as a reader does (a figure loads as the reader nears it).
+_FIGURES_JS = """async () => {
+    const seen = [];
+    for (const img of document.querySelectorAll(".cell_output img, img[id^='_anim_img']")) {
+        img.scrollIntoView();
+        if (!img.complete || img.naturalWidth === 0) {
+            try { await img.decode(); } catch (e) {}
+        }
+        if (img.naturalWidth === 0) continue;
+        const box = img.getBoundingClientRect();
+        seen.push({src: img.getAttribute("src").slice(0, 60), url: img.src,
+                   shown_w: box.width, shown_h: box.height, natural_w: img.naturalWidth,
+                   natural_h: img.naturalHeight, column: window.innerWidth});
+    }
+    return seen;
+}"""
 
 # The page's small print: the smallest computed font size, in CSS px, of its code cells'
 # text (their input and printed output; other code, as in a note, is set larger).
@@ -572,6 +582,8 @@ def test_figures_keep_their_shape_and_sharpness_at_every_width(report):
     distort it), never spills out of the page, and on a desktop is shown at no more than
     half its pixels: twice the screen's density, sharp on a high-density display."""
     page, seen = report
+    found = {label: len(figures) for label, figures in seen["figures"].items()}
+    assert len(set(found.values())) == 1, f"{page}: figures seen at each width: {found}"
     for label, figures in seen["figures"].items():
         assert figures, f"{page}: no figure found at {label} width"
         for f in figures:

@@ -38,9 +38,10 @@ so a second pass over the same site changes nothing.
   page that no rule of theirs matching an element of the page was dropped.
 * The theme measures before it writes. pydata-sphinx-theme gives every block that
   scrolls a tab stop as the page loads, measuring each block right after writing the
-  last one's, so the browser laid the page out once per block (the API page: 39 layouts,
-  0.7 s with the processor slowed four times, as Lighthouse's phone is). Its pinned script is changed to measure them all,
-  then write them all; the build fails if a new theme no longer has that loop.
+  last one's, so the browser laid the page out once per block (the API page: 39
+  layouts, 0.7 s with the processor slowed four times, as Lighthouse's phone is). Its
+  pinned script is changed to measure them all, then write them all; the build fails
+  if a new theme no longer has that loop.
 """
 
 from __future__ import annotations
@@ -285,8 +286,8 @@ THEME_SCRIPT = "scripts/pydata-sphinx-theme.js"
 
 def theme_tab_stops_in_one_layout(site: Path) -> int:
     """Let the theme measure every scrolling block first and set their tab stops after,
-    in one layout instead of one per block (the API page's 15,000 elements: 730 ms of a
-    phone's main thread on each load, and again whenever an explorer is built). What
+    in one layout instead of one per block (see the module docstring; it runs again
+    whenever the page changes, as when an explorer is built). What
     each block gets is unchanged. Returns the number of scripts changed; raises if the
     theme's script no longer has the loop, so a new theme version is looked at."""
     changed = 0

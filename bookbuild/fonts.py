@@ -1,9 +1,10 @@
 """Fonts cut to the characters a page shows: the icon fonts of every page
 (bookbuild/fast_pages.py) and the slide decks' text face (bookbuild/slides.py).
 
-A subset is declared after the full font with a ``unicode-range`` of what it kept, so a
-browser draws with the subset and would fetch the full font only for a character the
-subset lacks: nothing can go missing, and the same input gives the same bytes.
+Each cut comes with the code points it kept, for its ``@font-face``'s
+``unicode-range``; the same input gives the same bytes. The icon fonts declare the full
+font behind their cut (an icon the cut lacks still arrives); the decks declare only the
+cut, made from every character they show.
 """
 
 from __future__ import annotations

@@ -435,16 +435,17 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
                 for n in range(len(made_deck["formulas"])):
                     page = page.replace(f"<!--formula:{n}-->", markup[start + n])
                 start += len(made_deck["formulas"])
+                # what the deck can show: its text, and its explorers' words (English
+                # data escapes its non-ASCII characters)
+                shown += [html.unescape(page)] + [
+                    json.dumps(json.loads(data), ensure_ascii=False)
+                    for data in _LIVE_DATA.findall(page)]
                 page, scripts = data_apart(page)
                 (out / f"{name}.html").write_text(page, encoding="utf-8")
                 for file, text in scripts.items():
                     (out / file).write_text(text, encoding="utf-8")
-                    shown.append(json.dumps(json.loads(text.split("] = ", 1)[1]
-                                                       .rstrip().rstrip(";")),
-                                            ensure_ascii=False))
                 for file, png in made_deck["figures"].items():
                     (out / file).write_bytes(png)
-                shown.append(html.unescape(page))
                 log.append(f"{out.relative_to(site) / name}.html: "
                            f"{page.count('<section')} slides")
             shutil.copy(CSS, out / "slides.css")

@@ -477,7 +477,8 @@ def _lazy_figures(text: str) -> str:
     """Every figure loads as the reader nears it, its space kept by width and height
     (the browser's aspect ratio for figures.css's height: auto). None is eager: no
     chapter's first figure is on a phone's first screen, and an eager one shared the
-    first paint's bandwidth (48 KB on chapter 2, half a second of its largest paint)."""
+    first paint's bandwidth (48 KB on chapter 2: its largest paint went from 2.6 s to
+    2.3 s in Lighthouse's phone profile)."""
     def figure(match) -> str:
         width, height = match[3], match[4]
         return (f'<img {match[1]}src="{match[2]}" width="{width}" height="{height}"'

@@ -159,7 +159,8 @@ def toc_pages(root: Path = ROOT) -> list[str]:
 
 #: Pages of the web book the PDF leaves out: the API reference is the package's
 #: docstrings (some 47 sheets), for a reader at the code, not on paper.
-NOT_PRINTED = {"book/api"}
+NOT_PRINTED = {"book/api", "book/api/stats", "book/api/passk", "book/api/workflow",
+               "book/api/harness"}
 
 
 def printed_pages(root: Path = ROOT) -> list[str]:

@@ -54,7 +54,9 @@ PACKAGE_LOCALE = PACKAGE / "locale" / LANGUAGE
 #: in chapters/; the teacher's snippets page is generated from the Russian chapters by
 #: bookbuild/teacher_page.py, so it has no catalog of its own.
 BOOK_PAGES = ("book/intro.md", "book/how_to_use.md", "book/teaching.md", "book/quiz.md",
-              "book/hub.md", "book/glossary.md", "book/api.md", "book/references.md")
+              "book/hub.md", "book/glossary.md", "book/api.md", "book/api/stats.md",
+              "book/api/passk.md", "book/api/workflow.md", "book/api/harness.md",
+              "book/references.md")
 
 # Generated regions that the Russian edition regenerates rather than translates.
 GENERATED = re.compile(r"<!-- (?P<region>chapter-times|plan-[\w-]+|hub-links): begin "

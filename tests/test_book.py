@@ -229,18 +229,34 @@ def test_russian_solutions_are_titled_in_russian(built_book):
         assert not re.search(r"Решение к\s*(<a [^>]*>)?\s*Упражнени", page), path.name
 
 
-def test_the_api_page_lists_the_key_functions_in_both_editions(built_book):
-    """The API page (book/api.md): the package's functions from their docstrings, their
-    formulas typeset, in both editions; the Russian page says in Russian that the
-    docstrings are English, and marks them so."""
+def test_the_api_pages_document_the_key_functions_in_both_editions(built_book):
+    """The API pages (book/api.md and one page a part of the package in book/api/): the
+    package's functions from their docstrings, their formulas typeset, in both editions;
+    the index page links every public name to its entry on the page that documents it;
+    the Russian pages say in Russian that the docstrings are English, and mark them so."""
     _, html = built_book
-    for page in (html / "book" / "api.html", html / "ru" / "book" / "api.html"):
-        text = page.read_text(encoding="utf-8")
-        for name in ("stats.wilson_interval", "stats.newcombe_interval", "passk.pass_at_k",
-                     "passk.pass_hat_k", "passk.from_counts", "workflow.horizon",
-                     "harness.budget.run_task", "harness.breaker.transition"):
-            assert f'id="reliability.{name}"' in text, (page, name)
-        assert text.count("mjx-container") >= 20, page  # the docstrings' formulas
-        assert '<div class="api-module docutils container" lang="en">' in text, page
+    documented = {"stats": ("stats.wilson_interval", "stats.newcombe_interval"),
+                  "passk": ("passk.pass_at_k", "passk.pass_hat_k", "passk.from_counts"),
+                  "workflow": ("workflow.horizon", "workflow.Workflow"),
+                  "harness": ("harness.budget.run_task", "harness.breaker.transition")}
+    for edition in (html, html / "ru"):
+        index = (edition / "book" / "api.html").read_text(encoding="utf-8")
+        assert '<div class="api-index docutils container" lang="en">' in index, edition
+        for stem, names in documented.items():
+            page = (edition / "book" / "api" / f"{stem}.html").read_text(encoding="utf-8")
+            for name in names:
+                assert f'id="reliability.{name}"' in page, (stem, name)
+                assert f'href="api/{stem}.html#reliability.{name}"' in index, (stem, name)
+            assert '<div class="api-module docutils container" lang="en">' in page, stem
+            assert page.count("mjx-container") >= 5, stem  # the docstrings' formulas
+            if edition != html:
+                assert "оставлены на английском" in page, stem
+        # every name of every module's __all__ is in the index, and its link resolves
+        links = re.findall(r'<a class="reference internal" href="api/(\w+)\.html#'
+                           r'(reliability[\w.]+)"', index)
+        assert len(links) >= 80, len(links)
+        for stem, anchor in links:
+            page = (edition / "book" / "api" / f"{stem}.html").read_text(encoding="utf-8")
+            assert f'id="{anchor}"' in page, (stem, anchor)
     russian = (html / "ru" / "book" / "api.html").read_text(encoding="utf-8")
     assert "оставлены на английском" in russian

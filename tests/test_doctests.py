@@ -13,6 +13,7 @@ import doctest
 import importlib
 import inspect
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,8 @@ from reliability import i18n
 PACKAGE = Path(reliability.__file__).resolve().parent
 ROOT = PACKAGE.parent
 README = ROOT / "README.md"
-#: The book's API page (book/api.md), which shows these modules' docstrings.
-API_PAGE = ROOT / "book" / "api.md"
+#: The book's API pages (book/api/*.md), which show these modules' docstrings.
+API_PAGES = sorted((ROOT / "book" / "api").glob("*.md"))
 # ELLIPSIS for tracebacks' middle lines; whitespace is compared exactly, since what a
 # reader sees printed is what the example shows.
 FLAGS = doctest.ELLIPSIS
@@ -94,8 +95,8 @@ def test_a_changed_output_fails():
 
 
 def _api_page_modules() -> list[str]:
-    page = API_PAGE.read_text(encoding="utf-8")
-    return re.findall(r"(?m)^:::\{api-module\} (\S+)$", page)
+    return [name for page in API_PAGES for name in
+            re.findall(r"(?m)^:::\{api-module\} (\S+)$", page.read_text(encoding="utf-8"))]
 
 
 def test_every_public_function_on_the_api_page_has_numpydoc_sections_and_examples():
@@ -136,3 +137,22 @@ def test_a_changed_output_in_a_docstring_fails():
     example.want = "not " + example.want
     tries, failures, report = _run([test])
     assert tries > 1 and failures == 1 and "Expected:\n    not " in report, report
+
+
+def test_the_api_index_names_every_module_the_api_pages_document():
+    """book/api.md's index (the api-index directive) and the pages in book/api/ name the
+    same modules: a module added to a page but not to the index, or the other way
+    round, fails. The index's summaries are first sentences, never cut inside a literal
+    or a role."""
+    index = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    listed = re.search(r"(?m)^:::\{api-index\} (.+)$", index)[1].split()
+    assert sorted(listed) == sorted(_api_page_modules())
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    try:
+        from api_page import first_sentence
+    finally:
+        sys.path.remove(str(ROOT / "book" / "_ext"))
+    assert first_sentence("Four limits; ``x. y`` works. The rest.") == \
+        "Four limits; ``x. y`` works."
+    assert first_sentence("Width :math:`1.5 h`.\n\nMore.") == "Width :math:`1.5 h`."
+    assert first_sentence("No full stop") == "No full stop"

@@ -33,7 +33,12 @@ from .clock import SystemClock
 __all__ = ["CLOSED", "OPEN", "HALF_OPEN", "BreakerConfig", "BreakerState", "transition",
            "CircuitBreaker", "CircuitOpenError"]
 
-CLOSED, OPEN, HALF_OPEN = "closed", "open", "half_open"
+#: Calls pass, and consecutive failures are counted.
+CLOSED = "closed"
+#: Calls are refused until ``reset_timeout`` seconds have passed.
+OPEN = "open"
+#: One probe call is let through; its success closes the breaker, its failure opens it.
+HALF_OPEN = "half_open"
 # A state as a printed line says it ("the breaker is now closed", «закрыт»); the context
 # keeps "closed" apart from the closed form of other modules.
 words_for({CLOSED: NP_("breaker", "closed"), OPEN: NP_("breaker", "open"),

@@ -88,6 +88,8 @@ RUNGS = (
          N_("an operator's time")),
 )
 
+#: The five reasons a request goes down a rung (the lesson's triggers), as
+#: :class:`Descent` records them.
 TRIGGERS = (N_("time_budget"), N_("validation"), N_("task_budget"), N_("low_confidence"),
             N_("rate_limit"))
 #: Reasons a rung is passed over that are not triggers: the breaker refused the call, or

@@ -32,6 +32,7 @@ from .ladder import RUNGS, SKIPS, TRIGGERS, Policy, backoff_delays
 __all__ = ["Provider", "Scenario", "DayReport", "simulate_day", "rung_alerts", "REASONS",
            "DAY"]
 
+#: A day in seconds, the length of :func:`simulate_day`'s clock.
 DAY = 86_400.0
 #: Reasons a rung is passed over, in the order of ``DayReport.reasons``' columns.
 REASONS = TRIGGERS + SKIPS

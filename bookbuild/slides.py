@@ -359,10 +359,12 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
     """Move each explorer's stored positions out of a deck into a script of its own.
 
     Inline, they were nine tenths of a deck (680 KB of 750), and a phone showed no slide
-    until all of it had arrived. Each file sets ``window.liveData[key]``, loaded with
-    ``defer``, so live.js has it when it starts; a ``<script src>`` also works when the
-    deck is opened as a file, where fetching JSON does not. Returns the page and its
-    files (name to text)."""
+    until all of it had arrived. Each file sets ``window.liveData[key]``; the holder
+    names it in ``data-src``, and live.js adds it as a ``<script src>`` when the
+    explorer's slide nears, so a deck fetches no explorer's data before its first slide
+    shows (loaded with the page, the ten files took a phone's bandwidth from the first
+    slide's words). A ``<script src>`` also works when the deck is opened as a file,
+    where fetching JSON does not. Returns the page and its files (name to text)."""
     files = {}
 
     def apart(match) -> str:
@@ -370,12 +372,10 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
         key = "explorer-" + hashlib.sha256(match[1].encode()).hexdigest()[:12]
         files[f"{key}.js"] = ("(window.liveData = window.liveData || {})"
                               f"[{json.dumps(key)}] = {match[1].strip()};\n")
-        return (f'<script type="application/json" class="live-data" data-key="{key}">'
-                "</script>")
+        return (f'<script type="application/json" class="live-data" data-key="{key}" '
+                f'data-src="{key}.js"></script>')
 
-    page = _LIVE_DATA.sub(apart, page)
-    tags = "".join(f'<script defer src="{file}"></script>\n' for file in files)
-    return page.replace("</body>", tags + "</body>", 1), files
+    return _LIVE_DATA.sub(apart, page), files
 
 
 #: reveal.js's text face (its white theme's), four styles of about 110 KB each.

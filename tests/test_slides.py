@@ -159,17 +159,23 @@ def test_every_slide_fits_and_loads(language, deck, decks, browser):
 @pytest.mark.parametrize("language", list(EDITIONS))
 def test_a_deck_opened_on_a_phone_reads_as_a_scrolling_page(language, decks, browser):
     """A student who follows the deck's link on a phone gets reveal.js's scroll view
-    (below 435 px): the first slide's title on the first screen, each figure loads as
-    the student nears it, the page scrolls to the last slide and its explorers answer, with no script error on the way (the
-    deck's own resize hook once called reveal.js back until the stack overflowed)."""
+    (below 435 px): the first slide's title on the first screen, no explorer's data
+    fetched before the student nears it, each figure loads as the student nears it, the
+    page scrolls to the last slide and its explorers answer, with no script error on
+    the way (the deck's own resize hook once called reveal.js back until the stack
+    overflowed)."""
     _, base = decks
     tab = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
                            has_touch=True, device_scale_factor=2)
-    errors = []
+    errors, data = [], []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("request", lambda request: data.append(request.url)
+           if "/explorer-" in request.url else None)
     try:
         tab.goto(f"{base}/{EDITIONS[language]}/one-class.html")
         tab.wait_for_function("window.Reveal && Reveal.isReady()")
+        tab.wait_for_timeout(300)
+        assert not data, f"explorer data fetched before any explorer neared: {data}"
         assert tab.evaluate("Reveal.isScrollView()"), "no scroll view on a phone"
         title = tab.locator(".slides section h1").first
         assert title.is_visible() and title.inner_text().strip()
@@ -177,8 +183,9 @@ def test_a_deck_opened_on_a_phone_reads_as_a_scrolling_page(language, decks, bro
         assert box and 0 <= box["y"] < 844 and box["width"] <= 390, box
         explorer = tab.locator(".live-explorer").last
         explorer.scroll_into_view_if_needed()
-        tab.wait_for_timeout(300)
+        tab.locator(".live-explorer.live-ready").last.wait_for(timeout=5_000)
         assert "live-ready" in explorer.get_attribute("class")
+        assert data, "the explorer answered without its data file"
         control = explorer.locator("input[type=range]").first
         before = explorer.locator(".live-text").inner_text()
         control.focus()

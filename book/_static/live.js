@@ -369,6 +369,28 @@
      other. Paper gets every explorer at once: print shows them all. */
   var NEAR = "150% 0px";
 
+  // A deck keeps each explorer's data in a script file of its own, named by the
+  // holder's data-src (bookbuild/slides.py): fetched when the explorer nears, once
+  // however many explorers share it.
+  var fetching = {};
+  function dataHere(root) {
+    var holder = root.querySelector("script.live-data");
+    var key = holder && holder.getAttribute("data-key");
+    return !key || !!(window.liveData && window.liveData[key]);
+  }
+  function fetchData(root, then) {
+    var src = root.querySelector("script.live-data").getAttribute("data-src");
+    if (fetching[src]) { fetching[src].push(then); return; }
+    fetching[src] = [then];
+    var script = document.createElement("script");
+    script.src = src;
+    script.onload = function () {
+      fetching[src].forEach(function (callback) { callback(); });
+    };
+    script.onerror = function () { console.error("live explorer: no data at " + src); };
+    document.head.appendChild(script);
+  }
+
   function start() {
     document.querySelectorAll(".edition-switch a").forEach(keepPlace);
     // every change to the page first, then every measure, then what the measures decide
@@ -386,6 +408,7 @@
       var made = [];
       list.forEach(function (root) {
         if (root.hasAttribute("data-live-built")) return;
+        if (!dataHere(root)) { fetchData(root, function () { build([root]); }); return; }
         root.setAttribute("data-live-built", "");
         try { made.push(Explorer(root)); } catch (error) { console.error("live explorer", error); }
       });

@@ -618,20 +618,33 @@ _NAMED_BY_CONTENT = re.compile(
     r'(<button class="[^"]*search-button[^"]*"[^>]*?|<summary)\s+aria-label="[^"]*"')
 _CITATION_LIST = re.compile(r'(<div) role="list"( class="citation-list")')
 _ANIMATION_SLIDER = re.compile(r'(<input id="_anim_slider\w+" type="range" class="anim-slider")')
+# The sidebar's toggle for a page with pages under it (the API reference): the theme's
+# summary holds only a chevron, so it has no name to announce.
+_SECTION_TOGGLE = re.compile(r'(<li class="toctree-l\d[^"]*has-children[^"]*"><a [^>]*>)'
+                             r'([^<]*)(</a><details[^>]*>)<summary>')
 
 
 def accessible_names(app, exception):
     """Give every control a name a screen reader can announce, in the page's language:
-    the animation player's frame slider has none of its own."""
+    the animation player's frame slider and the sidebar's section toggles have none of
+    their own."""
     if exception or app.builder.format != "html":
         return
     _ = _translator(app)
     frame = html.escape(_("Frame of the animation"))
+    pages_in = _("Pages in “{section}”")
+
+    def toggle(match) -> str:
+        section = html.unescape(match[2]).strip()
+        name = html.escape(pages_in.format(section=section))
+        return f'{match[1]}{match[2]}{match[3]}<summary aria-label="{name}">'
+
     for page in Path(app.outdir).rglob("*.html"):
         before = page.read_text(encoding="utf-8")
         after = _NAMED_BY_CONTENT.sub(r"\1", before)
         after = _CITATION_LIST.sub(r"\1\2", after)
         after = _ANIMATION_SLIDER.sub(rf'\1 aria-label="{frame}"', after)
+        after = _SECTION_TOGGLE.sub(toggle, after)
         if after != before:
             page.write_text(after, encoding="utf-8")
 

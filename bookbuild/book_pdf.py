@@ -157,15 +157,19 @@ def toc_pages(root: Path = ROOT) -> list[str]:
     return [str(Path(page).with_suffix("")) for page in pages]
 
 
-#: Pages of the web book the PDF leaves out: the API reference is the package's
-#: docstrings (some 47 sheets), for a reader at the code, not on paper.
-NOT_PRINTED = {"book/api", "book/api/stats", "book/api/passk", "book/api/workflow",
-               "book/api/harness"}
+#: The part of the web book the PDF leaves out, a page and the pages under it: the API
+#: reference is the package's docstrings (some 47 sheets), for a reader at the code,
+#: not on paper.
+NOT_PRINTED = "book/api"
+
+
+def _printed(page: str) -> bool:
+    return page != NOT_PRINTED and not page.startswith(NOT_PRINTED + "/")
 
 
 def printed_pages(root: Path = ROOT) -> list[str]:
     """The pages the PDF prints, in order: :func:`toc_pages` less :data:`NOT_PRINTED`."""
-    return [page for page in toc_pages(root) if page not in NOT_PRINTED]
+    return [page for page in toc_pages(root) if _printed(page)]
 
 
 def toc_parts(root: Path = ROOT) -> list[tuple[str, list[str]]]:
@@ -187,8 +191,9 @@ def toc_parts(root: Path = ROOT) -> list[tuple[str, list[str]]]:
         walk(toc.get("chapters"), parts[-1][1])
     parts = [(caption, [str(Path(page).with_suffix("")) for page in pages])
              for caption, pages in parts]
-    return [(caption, [page for page in pages if page not in NOT_PRINTED])
-            for caption, pages in parts if set(pages) - NOT_PRINTED]
+    parts = [(caption, [page for page in pages if _printed(page)])
+             for caption, pages in parts]
+    return [(caption, pages) for caption, pages in parts if pages]
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlparse
@@ -64,32 +65,84 @@ def site_url() -> str:
     return f"https://{owner}.github.io/{name}/"
 
 
+def package_version() -> str:
+    """The package's version, from ``pyproject.toml`` (the one place it lives)."""
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+#: Where the site publishes the package's wheel and the book's pins beside it
+#: (bookbuild/wheel.py builds both into the site; the notebooks' zip carries them too).
+WHEELS = "wheels"
+CONSTRAINTS = "constraints.txt"
+
+
+def wheel_name() -> str:
+    """The file name of the package's wheel: pure Python, any platform."""
+    return f"reliability-{package_version()}-py3-none-any.whl"
+
+
 def package_source() -> str:
-    """What ``pip install`` takes to install the package from the repository."""
-    url, branch = repository()
-    return f"git+{url}@{branch}"
+    """What ``pip install`` takes to install the package with no git and no repository:
+    its wheel, as the published site serves it."""
+    return f"{site_url()}{WHEELS}/{wheel_name()}"
+
+
+def constraints_url() -> str:
+    """The book's pinned versions (``binder/requirements.txt``), as the site serves them."""
+    return f"{site_url()}{WHEELS}/{CONSTRAINTS}"
+
+
+def pinned_runtime() -> list[str]:
+    """``name==version`` for every package of the book's runtime (binder/requirements.txt,
+    what Binder and ``make lab`` install), without the line that installs the checkout."""
+    lines = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    return [line for line in lines if "==" in line and not line.startswith("#")]
 
 
 def install_cell_source(language: str = "en") -> str:
-    """The notebook's first cell: in Colab it installs the package; elsewhere, when the
-    package is missing from the kernel, it prints the one line that installs it there."""
+    """The notebook's first cell: in Colab it installs the package's wheel and what Colab
+    lacks; elsewhere, when the package is missing from the kernel, it stops Run All with
+    one message that says what to run (no traceback, no error three cells later)."""
     _ = translator(language, "launch_notebooks")
     return "\n".join([
         _("# In Colab, install the book's package and what Colab lacks (nothing is "
           "downgraded)."),
         _("# Binder and `make lab` have it already; elsewhere this cell says what to run."),
-        "import importlib, importlib.util, os, subprocess, sys",
+        "import glob, importlib, importlib.util, os, subprocess, sys",
         "",
-        f'SOURCE = os.environ.get("{SOURCE_VARIABLE}",',
-        f'                        "{package_source()}")',
+        f'SITE = "{site_url()}{WHEELS}/"',
+        f'WHEEL = SITE + "{wheel_name()}"',
+        "# the wheel beside the notebook (the zip of notebooks carries it), else the site's",
+        f'SOURCE = os.environ.get("{SOURCE_VARIABLE}") or next(',
+        '    iter(sorted(glob.glob("reliability-*.whl"))), WHEEL)',
         'if "google.colab" in sys.modules:',
         '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE], check=True)',
         "    importlib.invalidate_caches()",
         'elif importlib.util.find_spec("reliability") is None:',
-        "    print({!r})".format(_("The book's package is missing: run this in a cell, "
-                                   "then run all cells:")),
-        """    print(f'%pip install "{SOURCE}"')""",
+        "    class PackageMissing(Exception):  # one line, where Jupyter prints a traceback",
+        "        def _render_traceback_(self):",
+        "            return [str(self)]",
+        '    line = ("%pip install -r requirements.txt" if os.path.exists("requirements.txt")',
+        f'            else f\'%pip install "{{WHEEL}}" -c "{{SITE}}{CONSTRAINTS}"\')',
+        *_wrapped_literal("    raise PackageMissing(", _(
+            "The book's package is missing. Run this in a cell, then run all cells "
+            "again: "), " + line)"),
     ])
+
+
+def _wrapped_literal(head: str, text: str, tail: str, width: int = 84) -> list[str]:
+    """``head`` + ``text`` as adjacent string literals, one a line, so no line of the
+    cell is over 88 characters in either language; then ``tail``."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(head) + len(repr(line + word + " ")) > width:
+            lines.append(line)
+            line = ""
+        line += word + " "
+    lines.append(line.rstrip(" ") + (" " if text.endswith(" ") else ""))
+    indent = " " * len(head)
+    return [(head if i == 0 else indent) + repr(chunk) + (tail if i == len(lines) - 1 else "")
+            for i, chunk in enumerate(lines)]
 
 
 # --- citations ----------------------------------------------------------------------------
@@ -473,13 +526,16 @@ def readme(language: str = "en") -> str:
         "",
         _("## Install"),
         "",
-        _("With Python 3.11 or newer, in a terminal, in this folder:"),
+        _("With Python 3.11 (the book's versions are pinned for it), in a terminal, in "
+          "this folder:"),
         "",
         "    python -m venv .venv",
         "    .venv/bin/pip install -r requirements.txt",
         "",
         _("(on Windows: `.venv\\Scripts\\pip install -r requirements.txt`). That installs "
-          "JupyterLab and the book's package, `reliability`, from {url}.").format(url=url),
+          "JupyterLab and the book's package, `reliability`, at the versions behind the "
+          "book's numbers: from the package's file beside the notebooks in the book's zip "
+          "of them, or else from the book's site. No git is needed."),
         "",
         _("## Open"),
         "",
@@ -490,8 +546,10 @@ def readme(language: str = "en") -> str:
         "",
         _("In a Jupyter you already have (JupyterLab, VS Code, Colab), open the notebook "
           "there: in Colab its first cell installs the package; elsewhere, when the package "
-          "is missing, that cell prints the one line to run in a cell: "
-          "`%pip install \"{source}\"`.").format(source=package_source()),
+          "is missing, that cell stops and prints the one line to run in a cell: "
+          "`%pip install -r requirements.txt` in this folder, or "
+          "`%pip install \"{source}\" -c \"{constraints}\"`.").format(
+              source=package_source(), constraints=constraints_url()),
         "",
         _("`homework.ipynb` is the homework your teacher grades: put a number under each "
           "problem, run all cells, save the notebook and hand it in as your teacher "
@@ -500,16 +558,17 @@ def readme(language: str = "en") -> str:
     ])
 
 
-def requirements(language: str = "en") -> str:
-    """The requirements file beside the notebooks: JupyterLab and the package."""
+def requirements(language: str = "en", *, wheel: str | None = None) -> str:
+    """The requirements file beside the notebooks: the package's wheel (``wheel``: a file
+    beside it, as in the book's zip; else the site's copy) and JupyterLab, at the
+    versions pinned for the book's runtime, so a student's numbers are the book's."""
     _ = translator(language, "launch_notebooks")
-    url, _branch = repository()
     return "\n".join([
         _("# What the notebooks need: pip install -r requirements.txt"),
-        _("# (the exact versions behind the book's numbers: binder/requirements.txt in "
-          "{url})").format(url=url),
-        "jupyterlab",
-        f"reliability @ {package_source()}",
+        _("# The versions behind the book's numbers (binder/requirements.txt); no git "
+          "needed."),
+        f"./{wheel}" if wheel else f"reliability @ {package_source()}",
+        *pinned_runtime(),
         "",
     ])
 

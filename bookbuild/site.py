@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from bookbuild import fast_pages, slides
+from bookbuild import fast_pages, slides, wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": ROOT, "ru": ROOT / "ru"}
@@ -67,6 +67,7 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
     if all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         fast_pages.optimise(html)  # light on a phone: bookbuild/fast_pages.py
         result["slides"] = slides.write_decks(html)  # the teacher's reveal.js decks
+        result["wheel"] = wheel.publish(html)  # the package for installs without git
     result["seconds_html"] = round(time.monotonic() - started)
     if pdf and all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         printers = {lang: subprocess.Popen(

@@ -10,8 +10,8 @@ checkout alone (no other network):
   runs a launch notebook copied into an empty folder; its first cell installs the package
   from this checkout (``RELIABILITY_SOURCE``) and the next cell imports it, no restart.
   Colab's own packages keep their versions.
-* pip: ``pip install`` of the checkout into a bare environment, then ``import reliability``
-  and the chapters' tables loaded from outside the repository.
+* the download: the book's zip of notebooks unzipped into a bare environment with no git,
+  its requirements installed (the wheel inside it, the book's pins), a chapter run.
 
 The environments live in a temporary folder; pip's cache makes the second run fast.
 """
@@ -327,24 +327,84 @@ def test_colab_installs_what_is_missing_and_runs_with_no_restart(colab, monkeypa
     assert re.search("[а-яё]{4}", printed), "the Russian chapter printed no Russian"
 
 
-# --- pip ----------------------------------------------------------------------------------
+# --- the download: the zip of notebooks, installed with no git --------------------------
 
-def test_pip_installs_the_package_with_its_dependencies_and_data(tmp_path):
+def _no_git_path(folder: Path, python: Path) -> str:
+    """A PATH holding the environment's own commands and nothing else: no git."""
+    assert not (python.parent / "git").exists()
+    return str(python.parent)
+
+
+def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, tmp_path,
+                                                                 monkeypatch):
+    """A student unzips the book's notebooks into a bare environment whose PATH has no
+    git, installs its requirements.txt as its README says, and Run All works: the
+    package comes from the wheel in the zip, at the book's pinned versions, with its
+    tables and its Russian catalogs."""
+    import zipfile
+
+    from bookbuild.launch_notebooks import pinned_runtime, wheel_name
+
+    html, _ = built_site
+    for edition in (html, html / "ru"):
+        with zipfile.ZipFile(edition / "agent-reliability-notebooks.zip") as archive:
+            names = archive.namelist()
+            assert f"agent-reliability-notebooks/{wheel_name()}" in names
+            wanted = archive.read("agent-reliability-notebooks/requirements.txt").decode()
+            assert f"./{wheel_name()}" in wanted.splitlines() and "git+" not in wanted
+    with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
+        archive.extractall(tmp_path)
+    folder = tmp_path / "agent-reliability-notebooks"
     python = _venv(tmp_path / "env")
-    _run([python, "-m", "pip", "install", "--quiet", _checkout_copy(tmp_path / "checkout")])
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    check = ("import json, reliability\n"
+    path = _no_git_path(tmp_path, python)
+    assert shutil.which("git", path=path) is None
+    _run([python, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"], cwd=folder,
+         env={"PATH": path, "HOME": str(tmp_path)})
+    installed = _installed(python)
+    for line in pinned_runtime():
+        name, version = line.split("==")
+        assert installed.get(_normal(name)) == version, f"{line} is what the book pins"
+    assert installed["reliability"] == wheel_name().split("-")[1]
+    # the tables and the Russian catalogs ship in the wheel, read from outside any checkout
+    check = ("import json\nfrom reliability import i18n\n"
              "from reliability.datasets import load, names, path\n"
-             "print(json.dumps({n: [len(load(n)), str(path(n))] for n in names()}))")
-    loaded = json.loads(_run([python, "-c", check], cwd=elsewhere).stdout)
-    russian = ("import json\nfrom reliability import i18n\n"
-               "print(json.dumps(len(i18n.catalog('ru'))))")
-    assert json.loads(_run([python, "-c", russian], cwd=elsewhere).stdout) == len(
-        __import__("reliability").i18n.catalog("ru")), "the Russian catalogs ship in the wheel"
+             "print(json.dumps({'tables': {n: [len(load(n)), str(path(n))] for n in names()},"
+             " 'ru': len(i18n.catalog('ru'))}))")
+    loaded = json.loads(_run([python, "-c", check], cwd=tmp_path).stdout)
+    assert loaded["ru"] == len(__import__("reliability").i18n.catalog("ru"))
     csvs = sorted((ROOT / "data").glob("*.csv"))
-    assert sorted(loaded) == [p.stem for p in csvs], "every table ships in the wheel"
+    assert sorted(loaded["tables"]) == [p.stem for p in csvs], "every table ships"
     for csv in csvs:
-        rows, where = loaded[csv.stem]
-        assert rows == len(pd.read_csv(csv)), csv.name
-        assert str(tmp_path / "env") in where, "read from the installed package"
+        rows, where = loaded["tables"][csv.stem]
+        assert rows == len(pd.read_csv(csv)) and str(tmp_path / "env") in where, csv.name
+    # and a chapter runs there, top to bottom, from the unzipped folder
+    jupyter_path = _kernel(python, "zip-emulation")
+    _run_notebook(folder / "02_retries.ipynb", folder, "zip-emulation", jupyter_path,
+                  monkeypatch)
+
+
+def test_a_kernel_without_the_package_stops_at_the_first_cell_with_one_line(tmp_path,
+                                                                             monkeypatch):
+    """Jupyter with no ``reliability``: Run All stops at the first cell, which shows one
+    message naming the line to run, in the notebook's language, and no traceback."""
+    from bookbuild.launch_notebooks import constraints_url, package_source
+
+    python = _venv(tmp_path / "env")
+    _run([python, "-m", "pip", "install", "--quiet", "ipykernel"])
+    jupyter_path = _kernel(python, "bare-emulation")
+    for source, language in ((LAUNCH, "latin"), (ROOT / "ru" / "notebooks", "cyrillic")):
+        folder = tmp_path / language
+        folder.mkdir()
+        notebook = Path(shutil.copy(source / "04_pass_k.ipynb", folder))
+        with pytest.raises(Exception, match=re.escape("%pip install")):
+            _run_notebook(notebook, folder, "bare-emulation", jupyter_path, monkeypatch)
+        ran = nbformat.read(str(folder / f"executed-{notebook.name}"), as_version=4)
+        code = [c for c in ran.cells if c.cell_type == "code"]
+        (error,) = code[0].outputs
+        assert error.output_type == "error" and len(error.traceback) == 1, \
+            "one line, not a traceback"
+        (line,) = error.traceback
+        assert f'%pip install "{package_source()}" -c "{constraints_url()}"' in line
+        assert bool(re.search("[а-яё]{4}", line)) == (language == "cyrillic"), line
+        assert all(c.get("execution_count") is None for c in code[1:]), \
+            "Run All stopped at the first cell"

@@ -69,7 +69,7 @@ def test_markdown_holds_no_myst_markup(path):
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_first_cell_installs_only_in_colab(path):
     first = _launch(path)["cells"][0]
-    assert first["cell_type"] == "code" and len(first["source"]) <= 13, "one short cell"
+    assert first["cell_type"] == "code" and len(first["source"]) <= 20, "one short cell"
     assert max(len(line) for line in _source(first).splitlines()) <= 88
     tree = ast.parse(_source(first))
     guards = [node for node in tree.body if isinstance(node, ast.If)]
@@ -77,30 +77,40 @@ def test_first_cell_installs_only_in_colab(path):
     colab, elsewhere = guards[0].body, guards[0].orelse
     calls = [ast.unparse(n) for node in colab for n in ast.walk(node) if isinstance(n, ast.Call)]
     assert any("'pip', 'install'" in call for call in calls), "it installs with pip"
-    # elsewhere it installs nothing: it says what to run when the package is missing
+    # elsewhere it installs nothing: it stops Run All, saying what to run
     assert len(elsewhere) == 1 and ast.unparse(elsewhere[0].test) == \
         "importlib.util.find_spec('reliability') is None"
     assert not any("subprocess" in ast.unparse(n) for n in elsewhere)
+    assert isinstance(elsewhere[0].body[-1], ast.Raise)
     outside = [n for n in tree.body if n is not guards[0]]
     assert not any("pip" in ast.unparse(n) and "install" in ast.unparse(n) for n in outside)
-    url, branch = launch_notebooks.repository()
-    assert f"git+{url}@{branch}" in _source(first), "the default source is _config.yml's"
+    # the package's wheel on the book's site (_config.yml's repository), never git
+    assert launch_notebooks.wheel_name() in _source(first)
+    assert launch_notebooks.site_url() in _source(first)
+    assert "git" not in _source(first).replace("github.io", "")
     assert launch_notebooks.SOURCE_VARIABLE in _source(first)
 
 
 @pytest.mark.parametrize("path", [CHAPTERS[0], BOTH[len(CHAPTERS)]], ids=["en", "ru"])
-def test_first_cell_outside_colab_prints_the_line_that_installs(path, tmp_path):
-    """Run as a kernel without the package runs it (Python with no site-packages), the
-    cell prints the %pip line with the real source; with the package, it prints nothing."""
+def test_first_cell_outside_colab_stops_with_the_line_that_installs(path, tmp_path):
+    """Run where the package is missing (Python with no site-packages), the cell stops
+    with one message naming the %pip line: the pinned requirements when they are beside
+    the notebook (the unzipped download), else the site's wheel with the book's pins; with
+    the package, it says nothing. (tests/test_environments.py runs it in a real kernel.)"""
     source = _source(_launch(path)["cells"][0])
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     environment.pop(launch_notebooks.SOURCE_VARIABLE, None)
-    bare = subprocess.run([sys.executable, "-I", "-S", "-c", source], capture_output=True,
-                          text=True, cwd=tmp_path, env=environment)
-    assert bare.returncode == 0, bare.stderr
-    lines = bare.stdout.splitlines()
-    assert len(lines) == 2 and lines[0].endswith(":"), bare.stdout
-    assert lines[1] == f'%pip install "{launch_notebooks.package_source()}"'
+    wheel, pins = launch_notebooks.package_source(), launch_notebooks.constraints_url()
+    for beside, line in ((False, f'%pip install "{wheel}" -c "{pins}"'),
+                         (True, "%pip install -r requirements.txt")):
+        if beside:
+            (tmp_path / "requirements.txt").write_text("jupyterlab\n")
+        bare = subprocess.run([sys.executable, "-I", "-S", "-c", source],
+                              capture_output=True, text=True, cwd=tmp_path,
+                              env=environment)
+        assert bare.returncode == 1 and bare.stdout == "", bare
+        assert bare.stderr.strip().splitlines()[-1].startswith("PackageMissing: ")
+        assert bare.stderr.strip().endswith(line), bare.stderr
     with_package = subprocess.run([sys.executable, "-c", source], capture_output=True,
                                   text=True, cwd=tmp_path,
                                   env={**environment, "PYTHONPATH": str(ROOT)})
@@ -112,11 +122,15 @@ def test_the_notebooks_folder_says_what_to_install_and_how_to_open(language):
     folder = launch_notebooks.NOTEBOOKS if language == "en" else launch_notebooks.RU_NOTEBOOKS
     requirements = (folder / "requirements.txt").read_text().splitlines()
     needed = [line for line in requirements if line and not line.startswith("#")]
-    assert needed == ["jupyterlab", f"reliability @ {launch_notebooks.package_source()}"]
+    # the package's wheel, then every pin of the book's runtime (JupyterLab among them)
+    assert needed == [f"reliability @ {launch_notebooks.package_source()}",
+                      *launch_notebooks.pinned_runtime()]
+    assert any(line.startswith("jupyterlab==") for line in needed)
     readme = (folder / "README.md").read_text()
     site = launch_notebooks.site_url() + ("" if language == "en" else f"{language}/")
     for needed_words in ("pip install -r requirements.txt", "jupyter lab", site,
-                         f'%pip install "{launch_notebooks.package_source()}"',
+                         f'%pip install "{launch_notebooks.package_source()}" -c '
+                         f'"{launch_notebooks.constraints_url()}"',
                          CHAPTERS[0].name, launch_notebooks.book_title(language)):
         assert needed_words in readme, f"the README does not say {needed_words!r}"
 

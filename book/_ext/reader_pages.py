@@ -139,8 +139,9 @@ def run_this_chapter(app, doctree, docname):
     changed = notebook.get("metadata", {}).get("reliability", {}).get("test_parameters", {})
     options = app.config.html_theme_options
     launch = _in_repository(app, _launch_notebook(docname))
-    repo_url = options.get("repository_url", "").rstrip("/")
-    install = (f'pip install "git+{repo_url}@{options.get("repository_branch", "main")}"')
+    # the zip's folder installs the wheel it carries at the book's pins (no git); a single
+    # downloaded notebook's first cell names the site's wheel instead
+    install = "pip install -r requirements.txt"
 
     note = nodes.admonition(classes=["tip", "dropdown", "run-this-chapter"])
     note += nodes.title("", _("Run this chapter"))
@@ -161,7 +162,9 @@ def run_this_chapter(app, doctree, docname):
         _("Or download it with the download button at the top of the page (the same "
           "notebook; every chapter in one zip is linked from the landing page) and run it "
           "in a clone's "), nodes.literal("make lab", "make lab"),
-        _(" or in any Jupyter after "), nodes.literal(install, install), "."))
+        _(" or in any Jupyter after "), nodes.literal(install, install),
+        _(" in the zip's folder (no git needed; a notebook's first cell says what to run "
+          "where the package is missing).")))
     note += items
 
     out = f"/tmp/{source.stem}-rerun.ipynb"
@@ -368,16 +371,29 @@ def drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
+def wheel_install(repo_url: str) -> str:
+    """The command that installs the package's wheel from the book's site, at the book's
+    pinned versions, with no git (bookbuild/wheel.py publishes both files; the launch
+    notebooks' first cell names the same two URLs)."""
+    import tomllib
+
+    owner, name = urlparse(repo_url).path.strip("/").split("/")[:2]
+    wheels = f"https://{owner}.github.io/{name}/wheels/"
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    return (f'pip install "{wheels}reliability-{version}-py3-none-any.whl" '
+            f'-c "{wheels}constraints.txt"')
+
+
 def repository_substitutions(app, config):
     """``{{ pip_install }}`` for the prose: the install command for the repository named in
     _config.yml, so the address is typed in one place only."""
     options = config.html_theme_options
     url = options.get("repository_url", "").rstrip("/")
-    branch = options.get("repository_branch", "main")
     config.myst_substitutions = {
         **(config.myst_substitutions or {}),
         # a block of its own: an inline command this long would widen a phone's page
-        "pip_install": f'```bash\npip install "git+{url}@{branch}"\n```',
+        "pip_install": "```bash\n" + wheel_install(url).replace(" -c ", " \\\n    -c ")
+                       + "\n```",
         "repository_url": url,
     }
 

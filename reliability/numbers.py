@@ -53,8 +53,17 @@ def _real(name: str, value) -> float:
 
 def _babel(text: str, *, digits: int, group: bool, percent: bool = False) -> str:
     """``text`` (a number Python has already rounded) in the page's locale."""
-    from babel.numbers import format_decimal, format_percent
-
+    try:
+        from babel.numbers import format_decimal, format_percent
+    except ModuleNotFoundError:
+        # The light install (numpy and scipy alone) has no Babel: English is written as
+        # Babel writes it; any other language needs the book's extra.
+        if _locale() != "en":
+            raise ModuleNotFoundError(
+                f"numbers in {_locale()!r} need Babel: pip install 'reliability[book]'",
+                name="babel") from None
+        written = f"{Decimal(text):{',' if group else ''}.{digits}f}"
+        return written + "%" if percent else written
     pattern = ("#,##0" if group else "0") + ("." + "0" * digits if digits else "")
     if percent:
         # exact in Decimal: Python's rounding stands, Babel only writes it

@@ -32,10 +32,13 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def declared() -> set[str]:
-    """The distributions ``pyproject.toml`` names as the package's dependencies."""
+def declared(extras=("book",)) -> set[str]:
+    """The distributions ``pyproject.toml`` names as the package's dependencies, with
+    those of its ``extras`` (the book's, by default: what a chapter needs)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return {_normal(Requirement(line).name) for line in project["dependencies"]}
+    lines = project["dependencies"] + [line for extra in extras
+                                       for line in project["optional-dependencies"][extra]]
+    return {_normal(Requirement(line).name) for line in lines}
 
 
 @cache
@@ -64,11 +67,11 @@ def brought_in(names) -> set[str]:
     return seen
 
 
-def blocked_modules(allowed=()) -> list[str]:
+def blocked_modules(allowed=(), extras=("book",)) -> list[str]:
     """The installed top-level modules that come only from distributions which neither
-    ``pyproject.toml``, nor what it requires, nor ``allowed`` brings in: what a fresh
-    ``pip install`` of the package (plus ``allowed``) would not have."""
-    installed = brought_in(declared() | set(allowed))
+    ``pyproject.toml`` (with ``extras``), nor what it requires, nor ``allowed`` brings in:
+    what a fresh ``pip install`` of the package (plus ``allowed``) would not have."""
+    installed = brought_in(declared(extras) | set(allowed))
     return sorted(module for module, owners in metadata.packages_distributions().items()
                   if module not in sys.stdlib_module_names and module != "reliability"
                   and not any(_normal(owner) in installed for owner in owners))
@@ -156,3 +159,58 @@ def test_the_check_sees_an_optional_dependency():
     assert "jinja2" not in brought_in(["pandas"])
     assert "numpy" in brought_in(["pandas"])
     assert "pytest" in blocked_modules() and "numpy" not in blocked_modules()
+
+
+#: The statistics and estimators an engineer installs with ``pip install reliability``
+#: (numpy and scipy alone, pyproject.toml): each imports, computes and prints in English.
+LIGHT = """
+import importlib, json, sys
+from reliability import Workflow, horizon, passk, stats
+from reliability.numbers import percent
+light = {names}
+for name in light:
+    importlib.import_module(name)
+result = passk.from_counts([8, 5, 0], trials=8, k=4)
+low, high = stats.wilson_interval(61, 100)
+print(str(result))
+print(percent(low), percent(high), round(Workflow().success(), 3), horizon(0.99))
+print(json.dumps(sorted({{n.split(".")[0] for n in sys.modules}})))
+"""
+
+#: The package's modules that need no more than numpy and scipy.
+LIGHT_MODULES = ["reliability.passk", "reliability.stats", "reliability.workflow",
+                 "reliability.numbers", "reliability.i18n", "reliability.judge",
+                 "reliability.reading", "reliability.selfcorrection",
+                 "reliability.selfconditioning", "reliability.formattax",
+                 "reliability.claims", "reliability.parameters", "reliability.datasets"]
+
+
+def test_the_statistics_work_with_numpy_and_scipy_alone(tmp_path):
+    """Everything but numpy and scipy (and what they require) is made unimportable, as
+    after ``pip install reliability`` with no extra: the statistics and the estimators
+    import and print, and the book's heavy packages never load."""
+    assert declared(extras=()) == {"numpy", "scipy"}, "the light install's dependencies"
+    script = (BLOCK_UNDECLARED.format(blocked=blocked_modules(extras=()))
+              + LIGHT.format(names=LIGHT_MODULES))
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    ran, full = (subprocess.run([sys.executable, "-c", text], capture_output=True,
+                                text=True, cwd=tmp_path, env=environment)
+                 for text in (script, LIGHT.format(names=LIGHT_MODULES)))
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    lines = ran.stdout.strip().splitlines()
+    assert lines[0].startswith("pass^4 = ") and "95%" in lines[0], lines[0]
+    # without Babel the English numbers are written exactly as with it
+    assert lines[:-1] == full.stdout.strip().splitlines()[:-1]
+    loaded = set(json.loads(lines[-1]))
+    for heavy in ("pandas", "matplotlib", "ipywidgets", "IPython", "pydantic", "babel"):
+        assert heavy not in loaded, f"the statistics loaded {heavy}"
+
+
+def test_russian_output_without_the_extra_says_what_to_install(tmp_path):
+    script = (BLOCK_UNDECLARED.format(blocked=blocked_modules(extras=()))
+              + "from reliability import i18n, numbers\n"
+                "with i18n.language('ru'):\n    numbers.number(0.5, 1)\n")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert ran.returncode == 1
+    assert "pip install 'reliability[book]'" in ran.stderr.strip().splitlines()[-1]

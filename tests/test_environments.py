@@ -145,7 +145,8 @@ def test_binder_pins_the_runtime_only_on_a_pinned_python():
         "the tests run on the Python Binder pins (the Makefile checks this too)"
     lines = [line for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
              if line and not line.startswith("#")]
-    assert lines[-1] == ".", "Binder installs the package itself, from the repository"
+    assert lines[-1] == ".[book]", \
+        "Binder installs the package itself, from the repository, with the book's extra"
     assert all("==" in line for line in lines[:-1]), "every runtime package is pinned"
     pins = _pins(ROOT / "binder" / "requirements.txt")
     assert not DEV_TOOLS & set(pins), f"build and test tools in Binder: {DEV_TOOLS & set(pins)}"
@@ -161,14 +162,16 @@ def test_development_pins_agree_with_the_runtime():
     # The root requirements.txt is the build and test environment (Jupyter Book's
     # convention); repo2docker reads binder/ alone whenever that folder exists.
     lines = (ROOT / "requirements.txt").read_text().splitlines()
-    assert lines[-1] == "-e ." and "jupyter-book" in dev, "root: the pinned build tools"
+    assert lines[-1] == "-e .[book]" and "jupyter-book" in dev, \
+        "root: the pinned build tools, then the package with the book's extra"
     assert (ROOT / "binder" / "requirements.txt").is_file(), "Binder's runtime is binder/"
 
 
 def test_runtime_dependencies_admit_colabs_packages():
     from packaging.requirements import Requirement
 
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + project["optional-dependencies"]["book"]
     colab = _pins(ROOT / "tests" / "colab_base.txt")
     for line in declared:
         requirement = Requirement(line)
@@ -196,7 +199,8 @@ roots, pins = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 requires = {canon(d.metadata["Name"]): [Requirement(r) for r in d.requires or []]
             for d in metadata.distributions()}
 # Walk from the roots, following extras that a requirement asks for (jsonschema[format]).
-seen, todo = set(), [(canon(r), ()) for r in roots]
+roots = [Requirement(r) for r in roots]  # "reliability[book]": the package with its extra
+seen, todo = set(), [(canon(r.name), tuple(sorted(r.extras))) for r in roots]
 while todo:
     name, extras = todo.pop()
     if (name, extras) in seen:
@@ -217,7 +221,7 @@ def _unused_pins(python: Path, roots: list[str], pins: dict) -> list[str]:
 
 
 def test_nothing_is_pinned_for_development_that_nothing_uses():
-    roots = ["reliability"] + [
+    roots = ["reliability[book]"] + [
         re.split(r"[<>=!~ ]", line)[0] for line in
         (ROOT / "requirements.in").read_text().splitlines()
         if line.strip() and not line.startswith("#")]
@@ -241,7 +245,7 @@ def binder(tmp_path_factory):
 def test_binder_environment_needs_nothing_it_does_not_pin(binder):
     _, python, _ = binder
     pins = _pins(ROOT / "binder" / "requirements.txt")
-    assert not _unused_pins(python, ["reliability", "jupyterlab", "nbgitpuller"], pins), \
+    assert not _unused_pins(python, ["reliability[book]", "jupyterlab", "nbgitpuller"], pins), \
         "pinned in binder/requirements.txt but required by nothing (run `make pins`)"
     frozen = _run([python, "-m", "pip", "freeze", "--exclude", "reliability"]).stdout
     assert set(_pins_from_text(frozen)) <= set(pins), "Binder installed an unpinned package"
@@ -351,7 +355,7 @@ def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, tmp_
             names = archive.namelist()
             assert f"agent-reliability-notebooks/{wheel_name()}" in names
             wanted = archive.read("agent-reliability-notebooks/requirements.txt").decode()
-            assert f"./{wheel_name()}" in wanted.splitlines() and "git+" not in wanted
+            assert f"./{wheel_name()}[book]" in wanted.splitlines() and "git+" not in wanted
     with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
         archive.extractall(tmp_path)
     folder = tmp_path / "agent-reliability-notebooks"
@@ -383,11 +387,29 @@ def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, tmp_
                   monkeypatch)
 
 
+def test_an_engineer_installs_the_statistics_with_numpy_and_scipy_alone(built_site,
+                                                                       tmp_path):
+    """``pip install`` of the site's wheel with no extra brings numpy and scipy (and what
+    they need) and nothing of the book's: the estimators and intervals work there."""
+    from bookbuild.launch_notebooks import WHEELS, wheel_name
+
+    html, _ = built_site
+    python = _venv(tmp_path / "env")
+    _run([python, "-m", "pip", "install", "--quiet", html / WHEELS / wheel_name()])
+    installed = set(_installed(python)) - {"pip", "setuptools"}
+    assert installed == {"reliability", "numpy", "scipy"}, installed
+    check = ("from reliability import passk, stats\n"
+             "print(passk.from_counts([8, 5, 0], trials=8, k=4))\n"
+             "print(stats.wilson_interval(61, 100))")
+    printed = _run([python, "-c", check], cwd=tmp_path).stdout.splitlines()
+    assert printed[0].startswith("pass^4 = ") and "95%" in printed[0], printed
+
+
 def test_a_kernel_without_the_package_stops_at_the_first_cell_with_one_line(tmp_path,
                                                                              monkeypatch):
     """Jupyter with no ``reliability``: Run All stops at the first cell, which shows one
     message naming the line to run, in the notebook's language, and no traceback."""
-    from bookbuild.launch_notebooks import constraints_url, package_source
+    from bookbuild.launch_notebooks import constraints_url, install_spec
 
     python = _venv(tmp_path / "env")
     _run([python, "-m", "pip", "install", "--quiet", "ipykernel"])
@@ -404,7 +426,7 @@ def test_a_kernel_without_the_package_stops_at_the_first_cell_with_one_line(tmp_
         assert error.output_type == "error" and len(error.traceback) == 1, \
             "one line, not a traceback"
         (line,) = error.traceback
-        assert f'%pip install "{package_source()}" -c "{constraints_url()}"' in line
+        assert f'%pip install "{install_spec()}" -c "{constraints_url()}"' in line
         assert bool(re.search("[а-яё]{4}", line)) == (language == "cyrillic"), line
         assert all(c.get("execution_count") is None for c in code[1:]), \
             "Run All stopped at the first cell"

@@ -69,7 +69,7 @@ def test_markdown_holds_no_myst_markup(path):
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_first_cell_installs_only_in_colab(path):
     first = _launch(path)["cells"][0]
-    assert first["cell_type"] == "code" and len(first["source"]) <= 20, "one short cell"
+    assert first["cell_type"] == "code" and len(first["source"]) <= 21, "one short cell"
     assert max(len(line) for line in _source(first).splitlines()) <= 88
     tree = ast.parse(_source(first))
     guards = [node for node in tree.body if isinstance(node, ast.If)]
@@ -100,7 +100,7 @@ def test_first_cell_outside_colab_stops_with_the_line_that_installs(path, tmp_pa
     source = _source(_launch(path)["cells"][0])
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     environment.pop(launch_notebooks.SOURCE_VARIABLE, None)
-    wheel, pins = launch_notebooks.package_source(), launch_notebooks.constraints_url()
+    wheel, pins = launch_notebooks.install_spec(), launch_notebooks.constraints_url()
     for beside, line in ((False, f'%pip install "{wheel}" -c "{pins}"'),
                          (True, "%pip install -r requirements.txt")):
         if beside:
@@ -123,13 +123,13 @@ def test_the_notebooks_folder_says_what_to_install_and_how_to_open(language):
     requirements = (folder / "requirements.txt").read_text().splitlines()
     needed = [line for line in requirements if line and not line.startswith("#")]
     # the package's wheel, then every pin of the book's runtime (JupyterLab among them)
-    assert needed == [f"reliability @ {launch_notebooks.package_source()}",
+    assert needed == [f"reliability[book] @ {launch_notebooks.package_source()}",
                       *launch_notebooks.pinned_runtime()]
     assert any(line.startswith("jupyterlab==") for line in needed)
     readme = (folder / "README.md").read_text()
     site = launch_notebooks.site_url() + ("" if language == "en" else f"{language}/")
     for needed_words in ("pip install -r requirements.txt", "jupyter lab", site,
-                         f'%pip install "{launch_notebooks.package_source()}" -c '
+                         f'%pip install "{launch_notebooks.install_spec()}" -c '
                          f'"{launch_notebooks.constraints_url()}"',
                          CHAPTERS[0].name, launch_notebooks.book_title(language)):
         assert needed_words in readme, f"the README does not say {needed_words!r}"

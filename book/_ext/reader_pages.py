@@ -380,7 +380,8 @@ def wheel_install(repo_url: str) -> str:
     owner, name = urlparse(repo_url).path.strip("/").split("/")[:2]
     wheels = f"https://{owner}.github.io/{name}/wheels/"
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    return (f'pip install "{wheels}reliability-{version}-py3-none-any.whl" '
+    # the book's extra (pyproject.toml): tables, figures and widgets beside the statistics
+    return (f'pip install "reliability[book] @ {wheels}reliability-{version}-py3-none-any.whl" '
             f'-c "{wheels}constraints.txt"')
 
 

@@ -269,6 +269,16 @@ def test_no_web_only_words(text, sections, pages, chapter_pages, edition):
             assert found == [], f"{page}, page {sheet + 1}: {found}"
 
 
+def test_no_page_opens_with_the_web_pages_own_contents(text, sections, edition):
+    """The theme prints each page's list of its sections under a "Contents" heading:
+    web navigation, which the book's printed contents already give. A page on paper
+    starts with its title and then its text."""
+    for title, start, _ in sections:
+        title = " ".join(title.split())
+        assert not re.match(rf"\s*{re.escape(title)}\s+{CONTENTS[edition]}\b",
+                            text[start]), f"{title!r} opens with its own contents list"
+
+
 def test_no_sheet_is_half_blank_inside_a_page(layout, bookmarks):
     """A figure or block too tall for what is left of a sheet moves to the next one; the
     sheet it leaves must still be mostly filled. Only the last sheet of a page (a

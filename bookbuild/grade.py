@@ -2,6 +2,7 @@
 folder from a class's hub; make the branch a class pulls, without the key.
 
     .venv/bin/python -m bookbuild grade SUBMISSIONS --out scores.csv [--language ru]
+    .venv/bin/python -m bookbuild grade RAN --executed --out scores.csv
     .venv/bin/python -m bookbuild grade collect HOMES SUBMISSIONS
     .venv/bin/python -m bookbuild grade handout [--branch handout]
 
@@ -11,11 +12,13 @@ leading ``homework-``). Each is run from the top in a fresh kernel with a time l
 scored against the key, which bookbuild/homework.py computes from the package now, in
 this process: right earns the problem's points, close half of them (reliability.checks'
 rules), a known wrong method's number, wrong or missing none, with the reason. The
-student's kernel cannot reach the key: it runs in a temporary folder with a copy of the
-package ``reliability`` alone on its path (not the repository, so neither ``import
+student's kernel cannot import the key: it runs in a temporary folder with a copy of
+the package ``reliability`` alone on its path (not the repository, so neither ``import
 bookbuild`` nor a path beside ``reliability.__file__`` finds bookbuild/homework.py), and
-all the grader takes from it is the numbers its answer cells recorded. A notebook that
-is not a notebook, stops with an error or runs too long keeps the answers it saved
+all the grader takes from it is the numbers its answer cells recorded. It still runs
+with the grader's rights, and could search the disk; ``--executed`` reads notebooks run
+elsewhere (a container with no repository in it) and runs nothing itself. A notebook
+that is not a notebook, stops with an error or runs too long keeps the answers it saved
 before that and gets zeros for the rest, with the reason; it never stops the run. The
 CSV has one row per student and problem, then the student's total: student, problem,
 answer, verdict, points, out_of, reason.
@@ -228,9 +231,33 @@ def score(submission: Submission, key: dict, language: str = "en",
     return rows
 
 
+def read_executed(path: Path, language: str = "en") -> Submission:
+    """A submission another machine already ran (``--executed``: in a container without
+    the repository, with ``jupyter nbconvert --execute --allow-errors``): its answers
+    up to its first error, as if the run had stopped there, as :func:`run`'s does."""
+    _ = translator(language, "grade")
+    student = student_name(path)
+    try:
+        nb = nbformat.read(str(path), as_version=4)
+        cells = list(nb.cells)
+    except Exception:
+        return Submission(student, {}, _("not a readable notebook"))
+    reason = ""
+    for index, cell in enumerate(cells):
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if cell.get("cell_type") == "code" and errors:
+            reason = _("stopped with {error} in cell [{cell}]").format(
+                error=errors[0].get("ename", "Error"), cell=cell.get("execution_count"))
+            nb.cells = cells[:index + 1]
+            break
+    return Submission(student, saved_answers(nb), reason, refused_answers(nb))
+
+
 def grade(folder: Path, out: Path, *, jobs: int = 2, timeout: int = 60,
-          wall: float = 120, language: str = "en") -> list[dict]:
-    """Grade every notebook in ``folder`` into the CSV ``out``; return its rows."""
+          wall: float = 120, language: str = "en", executed: bool = False) -> list[dict]:
+    """Grade every notebook in ``folder`` into the CSV ``out``; return its rows. With
+    ``executed``, the notebooks have been run elsewhere and are only read
+    (:func:`read_executed`)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"folder must be a folder of submitted notebooks, got {folder}")
@@ -242,12 +269,15 @@ def grade(folder: Path, out: Path, *, jobs: int = 2, timeout: int = 60,
     # the key and the wrong methods' numbers, here: no student's kernel computes them
     key = {label: float(problem.answer()) for label, problem in PROBLEMS.items()}
     wrong_methods = {label: mistakes(problem) for label, problem in PROBLEMS.items()}
-    with tempfile.TemporaryDirectory(prefix="grade-library-") as shared, \
-            ThreadPoolExecutor(max_workers=jobs) as pool:
-        library = student_library(Path(shared))
-        submissions = list(pool.map(
-            lambda p: run(p, timeout=timeout, wall=wall, language=language,
-                          library=library), paths))
+    if executed:
+        submissions = [read_executed(p, language) for p in paths]
+    else:
+        with tempfile.TemporaryDirectory(prefix="grade-library-") as shared, \
+                ThreadPoolExecutor(max_workers=jobs) as pool:
+            library = student_library(Path(shared))
+            submissions = list(pool.map(
+                lambda p: run(p, timeout=timeout, wall=wall, language=language,
+                              library=library), paths))
     rows = [row for s in submissions
             for row in score(s, key, language, wrong_methods)]
     with open(out, "w", newline="", encoding="utf-8") as handle:
@@ -347,9 +377,11 @@ def main(argv=None) -> int:
     parser.add_argument("--wall", type=float, default=120,
                         help="seconds for a whole notebook")
     parser.add_argument("--language", default="en", help="en or ru (the reasons)")
+    parser.add_argument("--executed", action="store_true",
+                        help="the notebooks were run elsewhere: only read them")
     args = parser.parse_args(argv)
     rows = grade(args.folder, args.out, jobs=args.jobs, timeout=args.timeout,
-                 wall=args.wall, language=args.language)
+                 wall=args.wall, language=args.language, executed=args.executed)
     students = sum(row["problem"] == TOTAL for row in rows)
     print(f"{args.out}: {students} notebook{'' if students == 1 else 's'} graded")
     return 0

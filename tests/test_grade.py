@@ -4,13 +4,13 @@ it."""
 
 import csv
 import json
+import math
 import re
+import subprocess
+from pathlib import Path
 
 import nbformat
 import pytest
-
-import math
-import subprocess
 
 from bookbuild import grade
 from bookbuild import homework
@@ -394,3 +394,35 @@ def test_the_handout_branch_has_no_key(tmp_path):
     assert shown.returncode != 0
     with pytest.raises(ValueError, match="branch must be"):
         grade.handout("--force", clone)
+
+
+def test_notebooks_run_elsewhere_are_read_not_run(tmp_path):
+    """``--executed``: the notebooks were run by ``jupyter nbconvert --execute
+    --allow-errors`` where the repository is not (here: a folder with the package's
+    copy alone on the path); answers after the first error do not count, as when the
+    grader runs them itself."""
+    import os
+    import sys
+
+    submitted, ran = tmp_path / "submitted", tmp_path / "ran"
+    submitted.mkdir()
+    nbformat.write(_filled(BY_HAND, extra={"hw3": "1 / 0"}),
+                   str(submitted / "homework-dan.ipynb"))
+    nbformat.write(_filled({}, raw={"hw1": "0,4670"}), str(submitted / "gus.ipynb"))
+    library = grade.student_library(tmp_path)
+    environment = {**os.environ, "PYTHONPATH": str(library)}
+    for path in sorted(submitted.iterdir()):
+        subprocess.run([str(Path(sys.executable).with_name("jupyter")), "nbconvert",
+                        "--to", "notebook", "--execute", "--allow-errors",
+                        "--ExecutePreprocessor.timeout=60", "--output-dir", str(ran),
+                        str(path)], cwd=tmp_path, env=environment, check=True,
+                       capture_output=True, timeout=300)
+    (ran / "fay.ipynb").write_text("")
+    out = tmp_path / "scores.csv"
+    assert grade.main([str(ran), "--executed", "--out", str(out)]) == 0
+    rows, table = _read(out)
+    dan = [table["dan", label]["verdict"] for label in homework.PROBLEMS]
+    assert dan == ["right", "right"] + ["missing"] * 8
+    assert table["dan", "hw3"]["reason"] == "stopped with ZeroDivisionError in cell [5]"
+    assert "decimal comma" in table["gus", "hw1"]["reason"]
+    assert table["fay", "total"]["reason"] == "not a readable notebook"

@@ -1042,9 +1042,10 @@ REGISTRY = {
                                       dict(value=0.14, expected=0.14, whole=False,
                                            tolerance=0.01),
                                       ok={"tolerance": [None]}),
+    # a student's value is refused in words, never raised: the notebook goes on
     "reliability.homework.answer": Entry(lambda: homework.answer,
                                          dict(problem="hw1", value=0.14),
-                                         ok={"value": [None, ...]}),
+                                         anything=("value",)),
     "reliability.numbers.said": Entry(lambda: numbers_module.said, dict(value="done"),
                                       anything=("value",)),
     "reliability.numbers.words_for": Entry(lambda: numbers_module.words_for,

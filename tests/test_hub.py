@@ -3,13 +3,19 @@ link (bookbuild/hub_links.py) for a chapter, each gets their own copy in their o
 server, runs it in their own kernel, and one student's edit survives the teacher's next
 commit and the next pull without reaching the other student.
 
+Then the homework, handed in at class scale: the teacher's handout branch (no key in
+it), two students fill in their homework in their own servers, and the grader collects
+every student's notebook from the home folders (the shared volume) and grades them.
+
 The hub runs from a temporary folder with the dummy authenticator (one shared password),
 the simple local-process spawner (one home folder per student under the temporary
 folder), configurable-http-proxy from node_modules (package.json) and free ports on
-127.0.0.1. The repository it pulls is a local clone of this one. About 40 s."""
+127.0.0.1. The repository it pulls is a local clone of this one. About 40 s a
+test."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import secrets
@@ -27,7 +33,7 @@ import pytest
 requests = pytest.importorskip("requests")
 
 ROOT = Path(__file__).resolve().parent.parent
-from bookbuild import hub_links  # noqa: E402
+from bookbuild import grade, homework, hub_links  # noqa: E402
 
 PROXY = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
 CHAPTER = "notebooks/01_chain_decay.ipynb"
@@ -70,6 +76,9 @@ def hub(tmp_path):
     token = secrets.token_hex(16)
     bin_dir = Path(sys.executable).parent
     (tmp_path / "home").mkdir()
+    # a student's kernel has the package installed, not the repository: a copy of
+    # reliability alone on its path (this checkout's, so the test tests this code)
+    library = grade.student_library(tmp_path)
     config = tmp_path / "jupyterhub_config.py"
     config.write_text(textwrap.dedent(f"""
         c.JupyterHub.ip = "127.0.0.1"
@@ -92,7 +101,8 @@ def hub(tmp_path):
         c.Spawner.args = {["--allow-root"] if os.geteuid() == 0 else []}
         c.Spawner.start_timeout = {TIMEOUT}
         c.Spawner.http_timeout = {TIMEOUT}
-        c.Spawner.environment = {{"PATH": "{bin_dir}:{os.environ.get('PATH', '')}"}}
+        c.Spawner.environment = {{"PATH": "{bin_dir}:{os.environ.get('PATH', '')}",
+                                  "PYTHONPATH": "{library}"}}
         # the link's first click waits for the server instead of a spawn-pending page
         c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": {TIMEOUT}}}
         c.JupyterHub.services = [{{"name": "teacher", "api_token": "{token}"}}]
@@ -268,3 +278,78 @@ def test_two_students_pull_run_and_keep_their_own_edits(hub, tmp_path):
     assert note in ada, "ada's edit did not survive the second pull"
     assert note not in boris, "ada's edit reached boris"
     assert boris == (source / CHAPTER).read_text(), "boris's copy is not the teacher's"
+
+
+def _student(address, admin, servers, name, link, repo, branch):
+    """Log ``name`` in, wait for their server, follow the link and pull; their token."""
+    session = _login(address, name)
+    servers.append(_wait_ready(address, admin, name))
+    session.get(link, timeout=TIMEOUT).raise_for_status()
+    _pull(session, address, name, repo, branch)
+    return requests.post(f"{address}/hub/api/users/{name}/tokens", headers=admin,
+                         json={"note": "test"}, timeout=30).json()["token"]
+
+
+def test_two_students_hand_in_homework_and_are_graded(hub, tmp_path):
+    """The handout branch a class pulls holds no key; two students answer in their own
+    servers (one with a decimal comma); ``grade collect`` gathers both notebooks from
+    the homes on the shared volume and ``grade`` scores them."""
+    address, admin_token, servers, _ = hub
+    admin = {"Authorization": f"token {admin_token}"}
+    source = tmp_path / "teacher" / hub_links.target_folder(hub_links.repository()[0])
+    _git("clone", "-q", "--depth", "1", f"file://{ROOT}", str(source), cwd=tmp_path)
+    # this checkout's homework (its notebooks may be newer than its last commit)
+    for folder in ("notebooks", "ru/notebooks"):
+        (source / folder / homework.NAME).write_bytes(
+            (ROOT / folder / homework.NAME).read_bytes())
+    _git("commit", "-q", "-a", "--allow-empty", "-m", "this checkout's homework",
+         cwd=source)
+    branch = "handout"
+    grade.handout(branch, source)
+    repo = f"file://{source}"
+    path = f"notebooks/{homework.NAME}"
+    link = hub_links.pull_link(address, repo, branch, path)
+    copy = f"{hub_links.target_folder(repo)}/{path}"
+    key = {label: problem.answer() for label, problem in homework.PROBLEMS.items()}
+    given = {"ada": {label: repr(value) for label, value in key.items()},
+             "boris": {**{label: repr(3 * value + 1) for label, value in key.items()},
+                       "hw1": "0,4670"}}
+    for name in given:
+        token = _student(address, admin, servers, name, link, repo, branch)
+        pulled = tmp_path / "home" / name / hub_links.target_folder(repo)
+        assert (pulled / path).exists()
+        for secret in grade.TEACHER_ONLY:
+            assert not (pulled / secret).exists(), (name, secret)
+        # the student's answers, typed into their copy and saved in their server
+        api = f"{address}/user/{name}/api/contents/{copy}"
+        auth = {"Authorization": f"token {token}"}
+        notebook = requests.get(api, headers=auth, timeout=30).json()["content"]
+        for cell in notebook["cells"]:
+            if cell["cell_type"] == "code" and cell["source"].startswith('answer("hw'):
+                label = cell["source"].split('"')[1]
+                cell["source"] = cell["source"].replace("...", given[name][label], 1)
+        # and a try at the key from the student's own kernel
+        notebook["cells"].append({"cell_type": "code", "metadata": {}, "outputs": [],
+                                  "execution_count": None,
+                                  "source": "import bookbuild.homework"})
+        requests.put(api, headers=auth, timeout=30, json={
+            "type": "notebook", "format": "json", "content": notebook}
+        ).raise_for_status()
+        errors, _cells = _run(address, name, token, copy)
+        assert errors == ["ModuleNotFoundError: No module named 'bookbuild'"], errors
+
+    submitted = tmp_path / "submitted"
+    assert grade.main(["collect", str(tmp_path / "home"), str(submitted)]) == 0
+    assert sorted(p.name for p in submitted.iterdir()) == [
+        "homework-ada.ipynb", "homework-boris.ipynb"]
+    out = tmp_path / "scores.csv"
+    assert grade.main([str(submitted), "--out", str(out), "--jobs", "2"]) == 0
+    with open(out, newline="", encoding="utf-8") as handle:
+        table = {(r["student"], r["problem"]): r for r in csv.DictReader(handle)}
+    out_of = sum(p.points for p in homework.PROBLEMS.values())
+    assert table["ada", "total"]["points"] == str(out_of)
+    assert table["boris", "total"]["points"] == "0"
+    assert table["boris", "hw1"]["verdict"] == "missing"
+    assert "decimal comma" in table["boris", "hw1"]["reason"]
+    assert {table["boris", label]["verdict"] for label in key if label != "hw1"} \
+        == {"wrong"}

@@ -636,6 +636,23 @@ def _all_numbers(values) -> bool:
     return array.dtype != bool and (np.issubdtype(array.dtype, np.integer)
                                     or np.issubdtype(array.dtype, np.floating))
 
+def _rising_ratio(k, a, b, s):
+    r""":math:`\prod_{i<k} (a+i)/(s+i) = \Gamma(a+k)\Gamma(s) / (\Gamma(a)\Gamma(s+k))`
+    with :math:`b = s - a`, for each ``k`` (shape ``k.shape + a.shape``).
+
+    Summed as :math:`\log(1 - b/(s+i))` terms while ``k`` is small enough: the log-gamma
+    difference loses digits to the size of :math:`\Gamma(s)` (pass^1 of a Beta mix with
+    concentration 3,000 came out 5e-12 off its mean, and pass^1 fell below pass@1)."""
+    top = int(k.max()) if k.size else 0
+    if top * a.size <= 10**6:
+        steps = np.arange(top, dtype=float)[:, None]
+        logs = np.log1p(-b / (s + steps))
+        total = np.vstack([np.zeros((1, a.size)), np.cumsum(logs, axis=0)])
+        return np.exp(total[k.astype(np.int64)])
+    kk = k[..., None]
+    return np.exp(gammaln(a + kk) - gammaln(a) - gammaln(s + kk) + gammaln(s))
+
+
 @dataclass(frozen=True)
 class TaskMix:
     r"""A task set whose per-task success chance :math:`p` is a mixture of components.
@@ -718,8 +735,8 @@ class TaskMix:
             finite = np.isfinite(s)
             s_safe = np.where(finite, s, 1.0)
             a = np.where(finite, m * s_safe, 1.0)
-            beta_part = np.exp(gammaln(a + kk) - gammaln(a) - gammaln(s_safe + kk)
-                               + gammaln(s_safe))
+            b = np.where(finite, (1.0 - m) * s_safe, 0.0)
+            beta_part = _rising_ratio(k, a, b, s_safe)
             point_part = np.power(m, kk)  # 0 ** 0 is 1: E[p^0] = 1 for every component
         return np.sum(w * np.where(finite, beta_part, point_part), axis=-1)
 

@@ -637,7 +637,10 @@ class TaskMix:
         if self.spread == 0:   # no spread: a sound task needs exactly ceil(m) steps
             tail = (limits < math.ceil(self.median)).astype(float)
         else:
-            tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
+            # A spread near 0 sends the ratio to +-inf, where sf is exactly 1 or 0: the
+            # limit is right, the overflow warning is noise on a chapter's page.
+            with np.errstate(over="ignore", divide="ignore"):
+                tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
         return _plain((1.0 - self.stuck) * tail)
 
     def hit_share(self, limits):

@@ -291,7 +291,7 @@ def simulate_loop(revision: Revision, initial: float, rounds: int, *, questions:
     Each question starts right with probability ``initial``. Each round, every open
     question draws one uniform for the arbiter's verdict and one for the revision; an
     accepted question is closed for good. The closed forms are not used. ``rounds`` lies
-    in [0, :data:`MAX_ROUNDS`]; rounds x questions is at most 10^8.
+    in [0, ``MAX_ROUNDS``] (10,000); rounds x questions is at most 10^8.
     """
     arbiter = _check(revision, arbiter)
     p0 = _validate.probability("initial", initial)

@@ -220,7 +220,7 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
     raises for a budget or a loop: the :class:`Outcome` says which limit ended the task and
     keeps the partial result. A budget that stops nothing (no step, cost or time limit, or
     one on a clock that never advances) is refused with a ``ValueError`` after
-    :data:`MAX_CALLS` calls.
+    ``MAX_CALLS`` (10,000) calls.
 
     Parameters
     ----------

@@ -186,6 +186,36 @@ def test_outage_bins_fit_any_window(start, length, width):
     assert np.all(shares >= 0) and np.all(shares.sum(axis=0) <= 1 + 1e-9)
 
 
+@SOME
+@given(st.floats(0, 1), st.floats(0, 1), st.integers(0, 50),
+       st.one_of(st.none(), st.integers(1, 100)), st.integers(1, 80))
+def test_self_conditioning_stays_a_probability(base_error, gain, clean, window, steps):
+    assume(base_error + gain <= 1)
+    model = SelfConditioning(base_error, gain, clean_context=clean, window=window)
+    errors = model.expected_error(steps)
+    assert errors.shape == (steps,)
+    assert np.all((errors >= base_error - 1e-12) & (errors <= base_error + gain + 1e-12))
+    assert base_error - 1e-12 <= model.fixed_point() <= base_error + gain + 1e-12
+
+
+@SOME
+@given(st.floats(-4, 4), st.floats(0.01, 4), st.floats(0, 6))
+def test_a_higher_threshold_calls_less_and_separation_splits_the_two(low, step, separation):
+    needed, unneeded = reading.threshold_model(low, separation)
+    needed_high, unneeded_high = reading.threshold_model(low + step, separation)
+    assert needed_high <= needed + 1e-12 and unneeded_high <= unneeded + 1e-12
+    assert 0.0 <= unneeded <= needed <= 1.0
+
+
+@SOME
+@given(st.floats(0, 1), st.integers(1, 30), st.integers(1, 10))
+def test_more_attempts_or_turns_never_lower_success(error, attempts, turns):
+    assert retry_success(error, attempts) <= retry_success(error, attempts + 1) + 1e-12
+    assert retry_success(error, attempts) == pytest.approx(1 - error ** attempts)
+    assert lab.transient_success(error, turns) <= lab.transient_success(error, turns + 1) \
+        + 1e-12
+
+
 _DAYS = {}
 
 

@@ -72,9 +72,21 @@ def confidence(value) -> float:
     return open_probability("confidence", value, example="0.95")
 
 
+def _rectangular(values):
+    """``np.asarray(values)``, or ``None`` for ragged nesting (rows of different lengths),
+    which numpy refuses with its own shape message."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError):
+        return None
+
+
 def whole_array(name: str, values, *, minimum: int = 0) -> np.ndarray:
     """Return ``values`` as an int64 array of whole numbers >= ``minimum``, or raise."""
-    array = np.asarray(values) if values is not None else np.asarray("")
+    array = _rectangular(values) if values is not None else np.asarray("")
+    if array is None:
+        raise ValueError(f"{name} must hold whole numbers >= {minimum} in one flat or "
+                         f"rectangular array (rows of one length), got {values!r}")
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
                                    or np.issubdtype(array.dtype, np.floating)):
         raise ValueError(f"{name} must hold whole numbers >= {minimum}, got {values!r}")
@@ -90,7 +102,7 @@ def whole_array(name: str, values, *, minimum: int = 0) -> np.ndarray:
 
 def probability_array(name: str, values) -> np.ndarray:
     """Return ``values`` as a float array inside [0, 1], or raise."""
-    raw = np.asarray(values) if not isinstance(values, (str, bytes)) else None
+    raw = _rectangular(values) if not isinstance(values, (str, bytes)) else None
     if raw is None or raw.dtype == bool or not (np.issubdtype(raw.dtype, np.integer)
                                                 or np.issubdtype(raw.dtype, np.floating)):
         raise ValueError(f"{name} must hold probabilities in [0, 1], got {values!r}")
@@ -223,7 +235,10 @@ def numeric_array(name: str, values, *, kind: str = "real", ndim: int | None = N
     shape = f"a {ndim}-d array of " if ndim is not None else "an array of "
     if isinstance(values, (str, bytes)) or values is None:
         raise ValueError(f"{name} must be {shape}{what}, got {values!r}")
-    array = np.asarray(values)
+    array = _rectangular(values)
+    if array is None:
+        raise ValueError(f"{name} must be {shape}{what} (rows of one length), "
+                         f"got {values!r}")
     ok = (array.dtype == bool) if kind == "bool" else (
         array.dtype != bool and (np.issubdtype(array.dtype, np.integer)
                                  or np.issubdtype(array.dtype, np.floating)))

@@ -44,7 +44,7 @@ from scipy.stats import betabinom, binom
 
 from . import _validate
 from .i18n import N_, _, gettext
-from .numbers import counted, interval, percent
+from .numbers import counted, interval, number, percent
 from .stats import Interval, z_value
 
 __all__ = ["pass_at_k", "pass_hat_k", "PassCurves", "curves", "PassEstimate",
@@ -227,10 +227,13 @@ def _outcome_matrix(outcomes) -> np.ndarray:
     if isinstance(outcomes, (str, bytes)) or outcomes is None:
         raise ValueError(f"outcomes must be a tasks x trials matrix of booleans or 0/1, "
                          f"got {outcomes!r}")
-    array = np.asarray(outcomes)
+    try:
+        array = np.asarray(outcomes)
+    except (ValueError, TypeError):
+        array = np.asarray(None)  # ragged deeper than rows of trials: refused below
     if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
-        raise ValueError(f"outcomes must be a tasks x trials matrix (2-D, at least 1 x 1), "
-                         f"got shape {array.shape}")
+        raise ValueError(f"outcomes must be a tasks x trials matrix (2-D, at least 1 x 1) "
+                         f"or rows of booleans or 0/1, one row per task, got {outcomes!r}")
     if array.dtype != bool:
         if not (np.issubdtype(array.dtype, np.number) and np.all((array == 0) | (array == 1))):
             raise ValueError("outcomes must hold booleans or 0/1 (one entry per trial)")
@@ -298,12 +301,15 @@ def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
                rng) -> dict:
     """Mean over tasks of the per-task pass@k ("at") and pass^k ("hat") estimates at
     each k of ``ks``, with a percentile bootstrap over tasks:
-    ``{name: (point, low, high)}``."""
+    ``{name: (point, low, high)}``, and ``{name + "_alike": ...}``, True at each k where
+    every task has the same estimate (the bootstrap then has nothing to spread).
+    ``trials`` is one n for all tasks or one per task."""
     tasks = successes.size
     _validate.size("resamples x tasks", resamples * tasks, limit=_validate.MAX_CELLS)
+    n = trials if np.ndim(trials) == 0 else np.asarray(trials)[:, None]  # one n per task
     per_task = {
-        "at": pass_at_k(trials, successes[:, None], ks[None, :]),
-        "hat": pass_hat_k(trials, successes[:, None], ks[None, :]),
+        "at": pass_at_k(n, successes[:, None], ks[None, :]),
+        "hat": pass_hat_k(n, successes[:, None], ks[None, :]),
     }
     # A bootstrap resample of tasks is a multinomial count per task: weighting the
     # per-task estimates by it avoids building resamples x tasks x k arrays.
@@ -320,7 +326,24 @@ def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,
         out[name] = (point,
                      np.minimum(np.quantile(boot, tail, axis=0), point),
                      np.maximum(np.quantile(boot, 1.0 - tail, axis=0), point))
+        out[name + "_alike"] = np.all(estimates == estimates[:1], axis=0)
     return out
+
+
+def _wilson_on_mean(mean: float, tasks: int, confidence: float) -> tuple[float, float]:
+    r"""Wilson's score interval for the mean of ``tasks`` per-task estimates in [0, 1].
+
+    The Wilson (1927) interval with :math:`\hat p` the mean and :math:`n` the number of
+    tasks. A variable in [0, 1] with mean :math:`\mu` has variance at most
+    :math:`\mu (1 - \mu)`, so the interval is the binomial one at worst; it never shrinks
+    to a point, which is what the bootstrap does when every task scores the same."""
+    z = z_value(confidence)
+    n = float(tasks)
+    denominator = 1.0 + z * z / n
+    centre = (mean + z * z / (2.0 * n)) / denominator
+    half = z / denominator * math.sqrt(max(mean * (1.0 - mean), 0.0) / n
+                                       + z * z / (4.0 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # --- one k from one's own results -----------------------------------------------------
@@ -331,8 +354,11 @@ class PassEstimate:
 
     Returned by :func:`from_counts` and :func:`from_outcomes`; ``print`` it for a
     sentence, or read the fields. ``low`` and ``high`` bound a two-sided interval at
-    ``confidence`` from a percentile bootstrap over the ``tasks`` tasks (``resamples``
-    resamples).
+    ``confidence``: a percentile bootstrap over the ``tasks`` tasks (``resamples``
+    resamples), or, where every task has the same estimate (one task, all succeed,
+    none succeed), Wilson's score interval on the mean over tasks; ``pass_hat_method``
+    and ``pass_at_method`` say which (``"bootstrap"`` or ``"wilson"``). ``trials`` is
+    the trials every task had, or a tuple of each task's when they differ.
     """
 
     k: int
@@ -343,16 +369,27 @@ class PassEstimate:
     pass_at_low: float
     pass_at_high: float
     tasks: int
-    trials: int
+    trials: int | tuple
     confidence: float = 0.95
     resamples: int = 2000
+    pass_hat_method: str = "bootstrap"
+    pass_at_method: str = "bootstrap"
 
     def __post_init__(self):
-        trials = _validate.whole("trials", self.trials, minimum=1)
+        tasks = _validate.whole("tasks", self.tasks, minimum=1)
+        if isinstance(self.trials, tuple):
+            each = _validate.whole_array("trials", self.trials, minimum=1)
+            if each.ndim != 1 or each.size != tasks:
+                raise ValueError(f"trials must be one whole number >= 1, or one per task "
+                                 f"({tasks} of them), got {self.trials!r}")
+            trials = int(each.min())
+        else:
+            trials = _validate.whole("trials", self.trials, minimum=1)
         _validate.whole("k", self.k, minimum=1, maximum=trials)
-        _validate.whole("tasks", self.tasks, minimum=1)
         _validate.whole("resamples", self.resamples, minimum=1)
         _validate.confidence(self.confidence)
+        for name in ("pass_hat_method", "pass_at_method"):
+            _validate.text(name, getattr(self, name), choices=_METHODS)
         for name in ("pass_hat", "pass_at"):
             low, point, high = (_validate.probability(f"{name}{end}",
                                                       getattr(self, f"{name}{end}"))
@@ -364,34 +401,52 @@ class PassEstimate:
     def __str__(self) -> str:
         level = self.confidence * 100
         level = percent(self.confidence, 0 if abs(level - round(level)) < 1e-9 else 1)
-        lines = [_("{name} = {value}, {level} interval {interval}").format(
-                     name=f"{name}{self.k}", value=percent(point), level=level,
-                     interval=interval(low, high))
-                 for name, point, low, high in (
-                     ("pass^", self.pass_hat, self.pass_hat_low, self.pass_hat_high),
-                     ("pass@", self.pass_at, self.pass_at_low, self.pass_at_high))]
-        lines.append(_("from {tasks} of {trials} each; bootstrap over tasks, "
-                       "{resamples}").format(
-            tasks=counted(self.tasks, "task", "tasks"),
-            trials=counted(self.trials, "trial", "trials"),
-            resamples=counted(self.resamples, "resample", "resamples")))
+        lines = []
+        for name, point, low, high, method in (
+                ("pass^", self.pass_hat, self.pass_hat_low, self.pass_hat_high,
+                 self.pass_hat_method),
+                ("pass@", self.pass_at, self.pass_at_low, self.pass_at_high,
+                 self.pass_at_method)):
+            line = _("{name} = {value}, {level} interval {interval}").format(
+                name=f"{name}{self.k}", value=percent(point), level=level,
+                interval=interval(low, high))
+            if method == "wilson":
+                line += " " + _("(Wilson interval over tasks: every task scored the "
+                                "same)")
+            lines.append(line)
+        if isinstance(self.trials, tuple) and min(self.trials) != max(self.trials):
+            trials = (number(min(self.trials)) + "\u2013"
+                      + counted(max(self.trials), "trial", "trials"))
+        else:
+            trials = counted(int(np.min(self.trials)), "trial", "trials")
+        booted = "bootstrap" in (self.pass_hat_method, self.pass_at_method)
+        lines.append((_("from {tasks} of {trials} each; bootstrap over tasks, "
+                        "{resamples}") if booted else _("from {tasks} of {trials} each"))
+                     .format(tasks=counted(self.tasks, "task", "tasks"), trials=trials,
+                             resamples=counted(self.resamples, "resample", "resamples")))
         return "\n".join(lines)
+
+
+# How an interval of a PassEstimate was made.
+_METHODS = ("bootstrap", "wilson")
 
 
 def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
                 resamples: int = 2000, seed=0) -> PassEstimate:
     r"""pass^k and pass@k with intervals from each task's count of successes.
 
-    Task :math:`i` was tried :math:`n` times and succeeded :math:`c_i` times. Over
+    Task :math:`i` was tried :math:`n_i` times and succeeded :math:`c_i` times. Over
     :math:`T` tasks the estimates are the means of the unbiased per-task estimators
-    (:func:`pass_hat_k`, :func:`pass_at_k`):
+    (:func:`pass_hat_k`, :func:`pass_at_k`), each task scored with its own
+    :math:`n_i`:
 
     .. math::
 
         \begin{aligned}
-        \widehat{\text{pass}^k} &= \frac{1}{T} \sum_i \binom{c_i}{k} \Big/ \binom{n}{k},\\
-        \widehat{\text{pass@}k} &= 1 - \frac{1}{T} \sum_i \binom{n - c_i}{k}
-        \Big/ \binom{n}{k}.
+        \widehat{\text{pass}^k} &= \frac{1}{T} \sum_i \binom{c_i}{k}
+        \Big/ \binom{n_i}{k},\\
+        \widehat{\text{pass@}k} &= 1 - \frac{1}{T} \sum_i \binom{n_i - c_i}{k}
+        \Big/ \binom{n_i}{k}.
         \end{aligned}
 
     The interval is a percentile bootstrap over *tasks*: ``resamples`` times, :math:`T`
@@ -399,19 +454,24 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     :math:`(1 \mp \text{confidence})/2` quantiles of those means. Resampling tasks, not
     trials, keeps the larger source of error when a benchmark has tens of tasks: which
     tasks were drawn. It needs tasks to resample: with one task, or when every task has
-    the same estimate (all succeed, none succeed), the interval is the point itself,
-    and with a few tens of tasks or fewer it holds the true value less often than its
-    confidence says (the narrower, the fewer the tasks). :func:`curves` gives every
-    k = 1..n at once from a tasks x trials matrix.
+    the same estimate (all succeed, none succeed), the bootstrap would give the point
+    itself, so the interval is then Wilson's score interval on the mean over the
+    :math:`T` tasks (conservative: an estimate in [0, 1] with mean :math:`\mu` varies
+    at most as a success or failure does), and the result says so
+    (``pass_hat_method`` / ``pass_at_method`` is ``"wilson"``). With a few tens of
+    tasks or fewer a bootstrap holds the true value less often than its confidence
+    says (the narrower, the fewer the tasks). :func:`curves` gives every k = 1..n at
+    once from a tasks x trials matrix.
 
     Parameters
     ----------
     successes : sequence of int
-        :math:`c_i`, one count per task (at least one task), each in ``[0, trials]``.
-    trials : int
-        :math:`n`, the trials every task was given, ``>= 1``.
+        :math:`c_i`, one count per task (at least one task), each in ``[0, n_i]``.
+    trials : int or sequence of int
+        :math:`n_i`: the trials every task was given, ``>= 1``, or one such number per
+        task when the tasks had different numbers of trials.
     k : int
-        In ``[1, trials]``.
+        In ``[1, min(trials)]``.
     confidence : float
         Of the two-sided interval, strictly between 0 and 1.
     resamples : int
@@ -442,31 +502,69 @@ def from_counts(successes, *, trials: int, k: int, confidence: float = 0.95,
     from 8 tasks of 5 trials each; bootstrap over tasks, 2,000 resamples
     >>> round(result.pass_hat, 4), round(result.pass_hat_low, 4), result.pass_at_high
     (0.4875, 0.2, 1.0)
+
+    Tasks tried different numbers of times, and twenty tasks that all succeeded:
+
+    >>> print(passk.from_counts([3, 8, 1], trials=[4, 8, 2], k=2).pass_hat)
+    0.5
+    >>> alike = passk.from_counts([8] * 20, trials=8, k=1)
+    >>> round(alike.pass_hat_low, 3), alike.pass_hat_high, alike.pass_hat_method
+    (0.839, 1.0, 'wilson')
     """
-    trials = _validate.whole("trials", trials, minimum=1)
-    if isinstance(successes, (str, bytes)) or np.ndim(successes) != 1:
+    if isinstance(successes, (str, bytes)) or successes is None or np.ndim(
+            _validate.whole_array("successes", successes, minimum=0)) != 1:
         raise ValueError(f"successes must be a sequence of whole numbers in "
                          f"[0, trials], one per task, got {successes!r}")
     counts = _validate.whole_array("successes", successes, minimum=0)
     if counts.size < 1:
         raise ValueError("successes must hold one count per task, at least one task; "
                          "got none")
-    if np.any(counts > trials):
+    trials = _task_trials(trials, counts.size)
+    if np.ndim(trials) == 0 and np.any(counts > trials):
         raise ValueError(f"successes must lie in [0, trials] = [0, {trials}], got "
                          f"{counts[counts > trials].tolist()!r} above it")
-    k = _validate.whole("k", k, minimum=1, maximum=trials)
+    if np.any(counts > trials):
+        over = counts > trials
+        raise ValueError(f"successes must lie in [0, trials] for each task, got "
+                         f"{counts[over].tolist()!r} above trials "
+                         f"{np.broadcast_to(trials, counts.shape)[over].tolist()!r}")
+    fewest = int(np.min(trials))
+    k = _validate.whole("k", k, minimum=1, maximum=fewest)
     confidence = _validate.confidence(confidence)
     resamples = _validate.whole("resamples", resamples, minimum=1)
     rng = _validate.generator(seed)
     out = _bootstrap(counts, trials, np.array([k]), confidence=confidence,
                      resamples=resamples, rng=rng)
-    # A mean of estimates that are all 1 can come out a rounding error above 1.
-    at, hat = ([float(np.clip(v[0], 0.0, 1.0)) for v in out[name]]
-               for name in ("at", "hat"))
-    return PassEstimate(k=k, pass_hat=hat[0], pass_hat_low=hat[1], pass_hat_high=hat[2],
-                        pass_at=at[0], pass_at_low=at[1], pass_at_high=at[2],
-                        tasks=int(counts.size), trials=trials, confidence=confidence,
-                        resamples=resamples)
+    ends, methods = {}, {}
+    for name in ("at", "hat"):
+        # A mean of estimates that are all 1 can come out a rounding error above 1.
+        point, low, high = (float(np.clip(v[0], 0.0, 1.0)) for v in out[name])
+        methods[name] = "wilson" if out[name + "_alike"][0] else "bootstrap"
+        if methods[name] == "wilson":
+            low, high = _wilson_on_mean(point, counts.size, confidence)
+            low, high = min(low, point), max(high, point)
+        ends[name] = (point, low, high)
+    shown = int(trials) if np.ndim(trials) == 0 else tuple(int(n) for n in trials)
+    return PassEstimate(k=k, pass_hat=ends["hat"][0], pass_hat_low=ends["hat"][1],
+                        pass_hat_high=ends["hat"][2], pass_at=ends["at"][0],
+                        pass_at_low=ends["at"][1], pass_at_high=ends["at"][2],
+                        tasks=int(counts.size), trials=shown, confidence=confidence,
+                        resamples=resamples, pass_hat_method=methods["hat"],
+                        pass_at_method=methods["at"])
+
+
+def _task_trials(trials, tasks: int):
+    """``trials`` as one int for every task, or an int array with one per task (kept an
+    int when they are all equal)."""
+    if not isinstance(trials, (list, tuple, np.ndarray)):
+        return _validate.whole("trials", trials, minimum=1)
+    each = _validate.whole_array("trials", trials, minimum=1)
+    if each.ndim == 0:
+        return int(each)
+    if each.ndim != 1 or each.size != tasks:
+        raise ValueError(f"trials must be one whole number >= 1, or one per task "
+                         f"({tasks} of them, as successes), got {trials!r}")
+    return int(each[0]) if np.all(each == each[0]) else each
 
 
 def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int = 2000,
@@ -479,10 +577,12 @@ def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int 
 
     Parameters
     ----------
-    outcomes : 2-D array of bool or 0/1
-        One row per task, one column per trial, at least 1 x 1.
+    outcomes : 2-D array of bool or 0/1, or a list of rows
+        One row per task, one column per trial, at least 1 x 1; rows of different
+        lengths (tasks tried different numbers of times) are scored each with its own
+        number of trials.
     k : int
-        In ``[1, trials]``, trials being the number of columns.
+        In ``[1, trials]``, trials being the length of the shortest row.
     confidence, resamples, seed
         As for :func:`from_counts`.
 
@@ -501,9 +601,25 @@ def from_outcomes(outcomes, *, k: int, confidence: float = 0.95, resamples: int 
     pass@2 = 66.7%, 95% interval [0.0%, 100.0%]
     from 3 tasks of 4 trials each; bootstrap over tasks, 2,000 resamples
     """
-    matrix = _outcome_matrix(outcomes)
-    return from_counts(matrix.sum(axis=1), trials=matrix.shape[1], k=k,
-                       confidence=confidence, resamples=resamples, seed=seed)
+    successes, trials = _outcome_rows(outcomes)
+    return from_counts(successes, trials=trials, k=k, confidence=confidence,
+                       resamples=resamples, seed=seed)
+
+
+def _outcome_rows(outcomes):
+    """Each task's successes and trials from a matrix, or from rows of different
+    lengths (a list of lists), each row one task's outcomes."""
+    rows = None
+    if isinstance(outcomes, (list, tuple)) and outcomes and all(
+            isinstance(row, (list, tuple, np.ndarray)) for row in outcomes):
+        lengths = {len(row) for row in outcomes}
+        if len(lengths) > 1:
+            rows = [_outcome_matrix([row]) for row in outcomes]
+    if rows is None:
+        matrix = _outcome_matrix(outcomes)
+        return matrix.sum(axis=1), matrix.shape[1]
+    return (np.array([int(row.sum()) for row in rows]),
+            np.array([row.shape[1] for row in rows]))
 
 
 # --- a model of the task set ------------------------------------------------------------
@@ -519,6 +635,23 @@ def _all_numbers(values) -> bool:
     array = np.asarray(values)
     return array.dtype != bool and (np.issubdtype(array.dtype, np.integer)
                                     or np.issubdtype(array.dtype, np.floating))
+
+def _rising_ratio(k, a, b, s):
+    r""":math:`\prod_{i<k} (a+i)/(s+i) = \Gamma(a+k)\Gamma(s) / (\Gamma(a)\Gamma(s+k))`
+    with :math:`b = s - a`, for each ``k`` (shape ``k.shape + a.shape``).
+
+    Summed as :math:`\log(1 - b/(s+i))` terms while ``k`` is small enough: the log-gamma
+    difference loses digits to the size of :math:`\Gamma(s)` (pass^1 of a Beta mix with
+    concentration 3,000 came out 5e-12 off its mean, and pass^1 fell below pass@1)."""
+    top = int(k.max()) if k.size else 0
+    if top * a.size <= 10**6:
+        steps = np.arange(top, dtype=float)[:, None]
+        logs = np.log1p(-b / (s + steps))
+        total = np.vstack([np.zeros((1, a.size)), np.cumsum(logs, axis=0)])
+        return np.exp(total[k.astype(np.int64)])
+    kk = k[..., None]
+    return np.exp(gammaln(a + kk) - gammaln(a) - gammaln(s + kk) + gammaln(s))
+
 
 @dataclass(frozen=True)
 class TaskMix:
@@ -579,8 +712,14 @@ class TaskMix:
 
     @classmethod
     def beta(cls, mean: float, concentration: float) -> TaskMix:
-        """One Beta component with the given mean (= pass^1) and concentration."""
-        return cls((1.0,), (mean,), (concentration,))
+        """One Beta component with the given mean (= pass^1, strictly inside (0, 1)) and
+        finite concentration ``> 0``; :meth:`constant` is the point mass (infinite
+        concentration)."""
+        if not _validate._is_real(concentration) or not (
+                0.0 < float(concentration) < math.inf):
+            raise ValueError(f"concentration must be a finite number > 0 (TaskMix.constant "
+                             f"for tasks that all succeed alike), got {concentration!r}")
+        return cls((1.0,), (mean,), (float(concentration),))
 
     def _arrays(self):
         return (np.asarray(self.weights), np.asarray(self.means),
@@ -596,8 +735,8 @@ class TaskMix:
             finite = np.isfinite(s)
             s_safe = np.where(finite, s, 1.0)
             a = np.where(finite, m * s_safe, 1.0)
-            beta_part = np.exp(gammaln(a + kk) - gammaln(a) - gammaln(s_safe + kk)
-                               + gammaln(s_safe))
+            b = np.where(finite, (1.0 - m) * s_safe, 0.0)
+            beta_part = _rising_ratio(k, a, b, s_safe)
             point_part = np.power(m, kk)  # 0 ** 0 is 1: E[p^0] = 1 for every component
         return np.sum(w * np.where(finite, beta_part, point_part), axis=-1)
 

@@ -279,13 +279,19 @@ class LoopSimulation:
         return wilson_interval(self.right, self.questions, confidence)
 
 
+#: Most rounds :func:`simulate_loop` runs: a quarter of a second for one question, and
+#: far past the point where :func:`loop_limit` says the loop has settled.
+MAX_ROUNDS = 10_000
+
+
 def simulate_loop(revision: Revision, initial: float, rounds: int, *, questions: int = 2000,
                   seed=0, arbiter: Arbiter | None = None) -> LoopSimulation:
     """Run the revision loop question by question with a seeded generator.
 
     Each question starts right with probability ``initial``. Each round, every open
     question draws one uniform for the arbiter's verdict and one for the revision; an
-    accepted question is closed for good. The closed forms are not used.
+    accepted question is closed for good. The closed forms are not used. ``rounds`` lies
+    in [0, ``MAX_ROUNDS``] (10,000); rounds x questions is at most 10^8.
     """
     arbiter = _check(revision, arbiter)
     p0 = _validate.probability("initial", initial)
@@ -293,6 +299,9 @@ def simulate_loop(revision: Revision, initial: float, rounds: int, *, questions:
     n = _validate.whole("questions", questions, minimum=1)
     rng = _validate.generator(seed)
     _validate.size("rounds x questions", max(k, 1) * n, limit=_validate.MAX_CELLS)
+    # Each round is a Python step over every question (about 25 microseconds even for
+    # one): MAX_ROUNDS bounds the loop's time as the cell limit bounds its memory.
+    _validate.whole("rounds", k, minimum=0, maximum=MAX_ROUNDS)
     right = rng.random(n) < p0
     open_ = np.ones(n, dtype=bool)
     counts = [int(right.sum())]

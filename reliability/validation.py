@@ -11,10 +11,11 @@ back to the model as the reason for its next attempt; compare :data:`VAGUE_FEEDB
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -87,6 +88,22 @@ class RuleViolation(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+def _fee(key, fee) -> Decimal:
+    """One fee on record as a Decimal: a finite amount >= 0, given as a number or as its
+    digits ("2.50"); anything else is refused naming the fee's key."""
+    problem = ValueError(f"fees values must be amounts >= 0 (a number or a string of digits "
+                         f"such as '2.50'), got {fee!r} for {key!r}")
+    if isinstance(fee, bool) or not isinstance(fee, (numbers.Real, Decimal, str)):
+        raise problem
+    try:
+        amount = Decimal(str(fee).strip())
+    except InvalidOperation:
+        raise problem from None
+    if not amount.is_finite() or amount < 0:
+        raise problem
+    return amount
+
+
 @dataclass(frozen=True)
 class Records:
     """What the bank knows, independently of the model.
@@ -118,7 +135,7 @@ class Records:
         for key, fee in dict(self.fees).items():
             if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], date)):
                 raise ValueError(f"fees keys must be (account, datetime.date), got {key!r}")
-            fees[key] = Decimal(str(fee))
+            fees[key] = _fee(key, fee)
         # Read-only, so a frozen Records cannot have its ledger edited behind its back.
         object.__setattr__(self, "fees", MappingProxyType(fees))
 

@@ -308,8 +308,7 @@ REGISTRY = {
     "reliability.passk.TaskMix": Entry(lambda: passk.TaskMix, dict(
         weights=(0.5, 0.5), means=(0.3, 0.8), concentrations=(2.0, 5.0))),
     "reliability.passk.TaskMix.constant": Entry(lambda: passk.TaskMix.constant, dict(p=0.5)),
-    "reliability.passk.TaskMix.beta": Entry(lambda: passk.TaskMix.beta, dict(mean=0.5, concentration=3.0),
-                                            ok={"concentration": [math.inf]}),
+    "reliability.passk.TaskMix.beta": Entry(lambda: passk.TaskMix.beta, dict(mean=0.5, concentration=3.0)),
     "reliability.passk.TaskMix.pass_hat": Entry(lambda: MIX.pass_hat, dict(k=[1, 2])),
     "reliability.passk.TaskMix.pass_at": Entry(lambda: MIX.pass_at, dict(k=[1, 2])),
     "reliability.passk.TaskMix.task_variance": Entry(lambda: MIX.task_variance, dict(k=2)),
@@ -1161,3 +1160,63 @@ def test_bad_values_are_refused_by_name(name, param):
             f"{name}({param}={bad!r}) raised without naming {param!r}: {info.value}")
 
     check()
+
+
+# --- inputs the package once accepted, hung on or crashed with another error (issue 42) ---
+
+def _rounds_far_past_the_cap():
+    return selfcorrection.simulate_loop(selfcorrection.Revision(0.1, 0.2), 0.7, 10**7,
+                                        questions=1)
+
+
+def _a_budget_that_stops_nothing():
+    day = clock.ManualClock()
+    return budget.run_task(budget.fake_agent(clock=day), 0,
+                           budget.TaskBudget(None, None, None, None), clock=day)
+
+
+def _a_fee_that_is_not_an_amount(fee):
+    return lambda: validation.Records(
+        customer_accounts={"A1"}, fees={("A1", datetime.date(2026, 11, 3)): fee},
+        today=datetime.date(2026, 12, 2))
+
+
+@pytest.mark.parametrize("call, words", [
+    (_rounds_far_past_the_cap, r"rounds must be a whole number in \[0, 10000\]"),
+    (_a_budget_that_stops_nothing, r"budget must bound the task: .* set max_steps "
+                                   r"\(a whole number >= 1\)"),
+    (_a_fee_that_is_not_an_amount("x"), r"fees values must be amounts >= 0 .* got 'x'"),
+    (_a_fee_that_is_not_an_amount("-2.50"), r"fees values must be amounts >= 0"),
+    (_a_fee_that_is_not_an_amount("NaN"), r"fees values must be amounts >= 0"),
+    (_a_fee_that_is_not_an_amount(math.inf), r"fees values must be amounts >= 0"),
+    (_a_fee_that_is_not_an_amount(None), r"fees values must be amounts >= 0"),
+    (_a_fee_that_is_not_an_amount(True), r"fees values must be amounts >= 0"),
+    (lambda: workflow.Workflow().success_by_length([[1, 2], [3]]),
+     r"lengths must hold whole numbers >= 1 in one flat or rectangular array"),
+    (lambda: passk.TaskMix.beta(0.5, math.inf), r"concentration must be a finite number > 0"),
+    (lambda: passk.TaskMix.beta(0.5, 1e400), r"concentration must be a finite number > 0"),
+    (lambda: stats.wilson_interval([[1, 2], [3]], 5), r"successes"),
+])
+def test_issue_42_bad_inputs_are_refused_by_name_and_range(call, words):
+    """Each used to run past 20 s, loop for ever, raise decimal.InvalidOperation or
+    numpy's shape message, or be accepted."""
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+def test_a_fee_given_as_digits_or_a_number_is_still_an_amount():
+    for fee, amount in (("900.00", Decimal("900.00")), (900, Decimal("900")),
+                        (Decimal("2.5"), Decimal("2.5")), (" 12 ", Decimal("12"))):
+        records = _a_fee_that_is_not_an_amount(fee)()
+        assert records.fees[("A1", datetime.date(2026, 11, 3))] == amount
+
+
+def test_the_round_cap_is_time_not_a_refusal_of_legal_loops():
+    """MAX_ROUNDS rounds of one question run well inside a second."""
+    import time
+
+    began = time.perf_counter()
+    out = selfcorrection.simulate_loop(selfcorrection.Revision(0.1, 0.2), 0.7,
+                                       selfcorrection.MAX_ROUNDS, questions=1, seed=1)
+    assert time.perf_counter() - began < 5.0
+    assert out.right.size == selfcorrection.MAX_ROUNDS + 1

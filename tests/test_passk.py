@@ -218,11 +218,31 @@ def test_from_counts_interval_covers_the_closed_form_as_often_as_it_says():
     assert np.all((held / 200 >= 0.89) & (held / 200 <= 0.99)), held / 200
 
 
+def _wilson(mean, tasks, confidence=0.95):
+    """Wilson's score interval written out from Wilson (1927), with scipy's normal
+    quantile: an implementation independent of reliability.passk and .stats."""
+    from scipy.stats import norm
+
+    z = norm.ppf(0.5 + confidence / 2)
+    centre = (mean + z * z / (2 * tasks)) / (1 + z * z / tasks)
+    half = (z / (1 + z * z / tasks)) * math.sqrt(
+        mean * (1 - mean) / tasks + z * z / (4 * tasks * tasks))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def test_from_counts_at_the_extremes():
+    """Every task alike (all succeed, none succeed, one task): not a point, but Wilson's
+    interval on the mean over the tasks, and the result says so."""
     every = from_counts([6, 6, 6], trials=6, k=4)
     none = from_counts([0, 0, 0, 0], trials=6, k=2)
-    for bounds, value in ((_bounds(every), 1.0), (_bounds(none), 0.0)):
-        assert all(b == (value, value, value) for b in bounds)
+    for result, value in ((every, 1.0), (none, 0.0)):
+        for low, point, high in _bounds(result):
+            assert point == value and low < high
+            assert (low, high) == pytest.approx(_wilson(value, result.tasks), abs=1e-12)
+        assert (result.pass_hat_method, result.pass_at_method) == ("wilson", "wilson")
+        assert "Wilson interval over tasks" in str(result)
+        assert "bootstrap" not in str(result)
+    assert every.pass_hat_low == pytest.approx(3 / (3 + 1.959963984540054 ** 2))
     counts = np.array([0, 1, 3, 5, 5, 2])
     first = from_counts(counts, trials=5, k=1)
     assert first.pass_hat == pytest.approx(counts.mean() / 5, abs=1e-12)
@@ -234,7 +254,9 @@ def test_from_counts_at_the_extremes():
     assert last.pass_at == pytest.approx(np.mean(counts > 0))
     alone = from_counts([2], trials=3, k=2, resamples=1)
     assert alone.pass_hat == pytest.approx(1 / 3)
-    assert alone.pass_hat_low == alone.pass_hat == alone.pass_hat_high
+    assert alone.pass_hat_low < alone.pass_hat < alone.pass_hat_high
+    assert (alone.pass_hat_low, alone.pass_hat_high) == pytest.approx(_wilson(1 / 3, 1))
+    assert alone.pass_hat_method == "wilson"
     single = from_outcomes([[True]], k=1)
     assert (single.tasks, single.trials, single.pass_hat) == (1, 1, 1.0)
 
@@ -254,6 +276,59 @@ def test_from_counts_interval_holds_its_point_and_narrows_with_less_confidence(a
     for (low, _, high), (n_low, _, n_high) in zip(_bounds(wide), _bounds(narrow)):
         assert low <= n_low + 1e-12 and n_high <= high + 1e-12
     assert wide.pass_hat <= wide.pass_at + 1e-12  # "every one of k" is never likelier
+
+
+def _exact_estimates(counts, trials, k):
+    """Each task's unbiased pass^k and pass@k as exact fractions of binomials."""
+    hat = [Fraction(math.comb(c, k), math.comb(n, k)) for c, n in zip(counts, trials)]
+    at = [1 - Fraction(math.comb(n - c, k), math.comb(n, k)) for c, n in zip(counts, trials)]
+    return hat, at
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.integers(1, 30).flatmap(lambda n: st.tuples(st.integers(0, n),
+                                                                 st.just(n))),
+                min_size=1, max_size=25),
+       st.integers(1, 30), st.sampled_from([0.8, 0.9, 0.95, 0.99]), st.booleans())
+def test_from_counts_against_an_independent_implementation(tasks, k, confidence, ragged):
+    """Random counts, ragged or not: the point is the mean of exact per-task binomial
+    ratios (each task with its own n); the interval never collapses to a point; where
+    every task scores the same it is Wilson's interval written out here; elsewhere it
+    is a bootstrap of task means, so it lies within the tasks' own estimates."""
+    counts = [c for c, _n in tasks]
+    trials = [n for _c, n in tasks] if ragged else max(n for _c, n in tasks)
+    each = trials if ragged else [trials] * len(counts)
+    k = min(k, min(each))
+    result = from_counts(counts, trials=trials, k=k, confidence=confidence,
+                         resamples=200, seed=3)
+    for estimates, (low, point, high), method in zip(
+            _exact_estimates(counts, each, k), _bounds(result),
+            (result.pass_hat_method, result.pass_at_method)):
+        mean = sum(estimates) / len(estimates)
+        assert point == pytest.approx(float(mean), abs=1e-12)
+        assert 0.0 <= low <= point <= high <= 1.0
+        if len(set(estimates)) == 1:
+            assert method == "wilson" and low < high
+            assert (low, high) == pytest.approx(_wilson(float(mean), len(counts),
+                                                        confidence), abs=1e-12)
+        else:
+            assert method == "bootstrap"
+            assert float(min(estimates)) - 1e-12 <= low <= high <= float(max(estimates)) + 1e-12
+    if ragged and len(set(each)) > 1:
+        assert result.trials == tuple(each)
+        assert f"{min(each)}\u2013{max(each)} trials each" in str(result)
+
+
+def test_ragged_outcomes_score_each_task_with_its_own_trials():
+    rows = [[1, 1, 0, 1], [0, 1], [1, 1, 1, 1, 1, 0]]
+    result = from_outcomes(rows, k=2, resamples=50)
+    hat, at = _exact_estimates([3, 1, 5], [4, 2, 6], 2)
+    assert result.pass_hat == pytest.approx(float(sum(hat) / 3))
+    assert result.pass_at == pytest.approx(float(sum(at) / 3))
+    assert result.trials == (4, 2, 6)
+    assert from_counts([3, 1, 5], trials=[4, 2, 6], k=2, resamples=50) == result
+    with pytest.raises(ValueError, match=r"k must be a whole number in \[1, 2\]"):
+        from_outcomes(rows, k=3)
 
 
 def test_from_counts_is_seeded():
@@ -300,6 +375,23 @@ def test_a_pass_estimate_prints_words_in_the_page_language():
     (lambda: from_outcomes([True, False], k=1), r"outcomes must be a tasks x trials"),
     (lambda: from_outcomes([[0, 2]], k=1), r"outcomes must hold booleans or 0/1"),
     (lambda: from_outcomes([[1, 0]], k=3), r"k must be a whole number in \[1, 2\]"),
+    (lambda: from_counts([3, 2], trials=[4], k=1), r"trials must be one whole number"),
+    (lambda: from_counts([3, 2], trials=[4, 0], k=1), r"trials must hold whole numbers"),
+    (lambda: from_counts([3, 2], trials=[[4, 2]], k=1), r"trials must be one whole"),
+    (lambda: from_counts([3, 2], trials=[[4], [2, 1]], k=1), r"trials must hold whole"),
+    (lambda: from_counts([5, 2], trials=[4, 2], k=1),
+     r"successes must lie in \[0, trials\] for each task, got \[5\] above trials \[4\]"),
+    (lambda: from_counts([[1, 2], [3]], trials=5, k=1), r"successes must hold whole"),
+    (lambda: from_outcomes([[1, 0], [1, 2, 0]], k=1), r"outcomes must hold booleans"),
+    (lambda: from_outcomes([[1, 0], []], k=1), r"outcomes must be a tasks x trials"),
+    (lambda: from_outcomes([[1, 0], [1, [0]]], k=1), r"outcomes must be a tasks x trials"),
+    (lambda: from_outcomes([[1, 0], None], k=1), r"outcomes must be a tasks x trials"),
+    (lambda: PassEstimate(k=1, pass_hat=0.5, pass_hat_low=0.5, pass_hat_high=0.7,
+                          pass_at=0.5, pass_at_low=0.4, pass_at_high=0.7, tasks=3,
+                          trials=2, pass_at_method="guess"), r"pass_at_method must be one of"),
+    (lambda: PassEstimate(k=1, pass_hat=0.5, pass_hat_low=0.5, pass_hat_high=0.7,
+                          pass_at=0.5, pass_at_low=0.4, pass_at_high=0.7, tasks=3,
+                          trials=(2, 3)), r"trials must be one whole number >= 1, or one per task"),
     (lambda: PassEstimate(k=1, pass_hat=0.5, pass_hat_low=0.6, pass_hat_high=0.7,
                           pass_at=0.5, pass_at_low=0.4, pass_at_high=0.7, tasks=3,
                           trials=2), r"pass_hat_low <= pass_hat <= pass_hat_high"),
@@ -373,8 +465,9 @@ def test_bad_inputs_to_the_model_are_refused():
         TaskMix.beta(1.2, 3.0)
     with pytest.raises(ValueError, match="Beta component"):
         TaskMix.beta(1.0, 3.0)
-    with pytest.raises(ValueError, match="concentrations"):
-        TaskMix.beta(0.5, 0.0)
+    for concentration in (0.0, math.inf, -1.0, math.nan):
+        with pytest.raises(ValueError, match=r"concentration must be a finite number > 0"):
+            TaskMix.beta(0.5, concentration)
     with pytest.raises(ValueError, match="weights"):
         TaskMix((-1.0, 2.0), (0.2, 0.3), (1.0, 1.0))
     with pytest.raises(ValueError, match="outcomes"):

@@ -3,6 +3,8 @@ breaker, the silent slide, and RouteLLM's CPT(50%) per task class."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -35,15 +37,19 @@ DATA_LABELS = (N_("open dialogue"), N_("knowledge"), N_("maths"),
 
 def _grouped_by_bin(report, start: float, end: float, width: float):
     """Share of requests per time bin (hours) answered by each group of rungs."""
-    edges = np.arange(start, end + 1e-9, width)
+    # Whole bins counted once, not edges from a float range: np.arange(start, end, width)
+    # gives one edge more or less as rounding falls, and a request in the last, partial
+    # bin then landed one past the counts (shapes (47,) against (48,)).
+    bins = max(1, math.ceil((end - start) / width - 1e-9))
+    edges = start + width * np.arange(bins + 1)
     hours = report.time / 3600.0
     inside = (hours >= start) & (hours < end)
-    which = np.digitize(hours[inside], edges) - 1
+    which = np.clip(np.digitize(hours[inside], edges) - 1, 0, bins - 1)
     rung = report.rung[inside]
-    totals = np.bincount(which, minlength=len(edges) - 1)
+    totals = np.bincount(which, minlength=bins)
     shares = []
     for unused, members, unused_colour in _GROUPS:
-        counts = np.bincount(which[np.isin(rung, members)], minlength=len(edges) - 1)
+        counts = np.bincount(which[np.isin(rung, members)], minlength=bins)
         shares.append(counts / np.maximum(totals, 1))
     return edges, np.array(shares)
 

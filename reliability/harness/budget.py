@@ -202,8 +202,9 @@ class Outcome:
 
 
 #: Calls :func:`run_task` makes before it gives up on a task that no limit stops (a budget
-#: with every limit off, an agent that never finishes): it refuses to loop for ever.
-MAX_CALLS = 1_000_000
+#: with every limit off, an agent that never finishes): it refuses to loop for ever, in
+#: about a second (a budget whose steps and retries allow more calls gets those).
+MAX_CALLS = 10_000
 
 
 def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
@@ -217,7 +218,9 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
     the task's retries last. After each completed step the detector (if any) may pass
     :data:`~reliability.harness.loops.HINT` to the next call or stop the task. It never
     raises for a budget or a loop: the :class:`Outcome` says which limit ended the task and
-    keeps the partial result.
+    keeps the partial result. A budget that stops nothing (no step, cost or time limit, or
+    one on a clock that never advances) is refused with a ``ValueError`` after
+    ``MAX_CALLS`` (10,000) calls.
 
     Parameters
     ----------
@@ -269,6 +272,9 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
     if not isinstance(transient, tuple) or not all(
             isinstance(t, type) and issubclass(t, BaseException) for t in transient):
         raise ValueError(f"transient must be a tuple of exception classes, got {transient!r}")
+    most_calls = MAX_CALLS
+    if budget.max_steps is not None and budget.max_retries is not None:
+        most_calls = max(most_calls, budget.max_steps + budget.max_retries + 1)
     began = clock.now()
     state, best, hint, hinted_at = start, None, None, None
     steps = retries = calls = 0
@@ -284,11 +290,12 @@ def run_task(agent, start, budget: TaskBudget | None = None, *, clock,
         limit = budget.tripped(steps=steps, cost_usd=cost, elapsed_s=clock.now() - began)
         if limit:
             return end("budget_exceeded", limit, best)
-        if calls >= MAX_CALLS:
+        if calls >= most_calls:
             raise ValueError(
-                f"budget must bound the task: after {MAX_CALLS:,} calls the agent has not "
-                "finished and no limit has tripped; set max_steps (or a deadline on a "
-                "clock that advances)")
+                f"budget must bound the task: after {most_calls:,} calls the agent has not "
+                "finished and no limit has tripped; set max_steps (a whole number >= 1), "
+                "max_cost_usd or deadline_s (numbers > 0, the deadline on a clock that "
+                f"advances), got {budget!r}")
         calls += 1
         try:
             step = agent(state, hint)
@@ -630,7 +637,10 @@ class TaskMix:
         if self.spread == 0:   # no spread: a sound task needs exactly ceil(m) steps
             tail = (limits < math.ceil(self.median)).astype(float)
         else:
-            tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
+            # A spread near 0 sends the ratio to +-inf, where sf is exactly 1 or 0: the
+            # limit is right, the overflow warning is noise on a chapter's page.
+            with np.errstate(over="ignore", divide="ignore"):
+                tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
         return _plain((1.0 - self.stuck) * tail)
 
     def hit_share(self, limits):

@@ -342,6 +342,15 @@ Reveal.initialize({{width: 1280, height: 720, margin: 0.04, hash: true, center: 
 function measureCharts() {{ window.dispatchEvent(new Event("live:measure")); }}
 Reveal.on("slidechanged", measureCharts);
 Reveal.on("ready", measureCharts);
+// On a phone the scroll view scrolls the viewport (the body), not the page: a keyboard
+// reaches it only if it can take focus (axe-core's scrollable-region-focusable).
+function focusableScroll() {{
+  const viewport = Reveal.getViewportElement();
+  if (Reveal.isScrollView()) viewport.tabIndex = 0;
+  else viewport.removeAttribute("tabindex");
+}}
+Reveal.on("ready", focusableScroll);
+Reveal.on("resize", focusableScroll);
 </script>
 <script defer src="{static}/vendor/reveal.js/plugin/notes/notes.js"
         onload="Reveal.registerPlugin(RevealNotes)"></script>

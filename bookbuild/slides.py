@@ -352,7 +352,7 @@ function focusableScroll() {{
 Reveal.on("ready", focusableScroll);
 Reveal.on("resize", focusableScroll);
 </script>
-<script defer src="{static}/vendor/reveal.js/plugin/notes/notes.js"
+<script defer src="speaker-view.js"
         onload="Reveal.registerPlugin(RevealNotes)"></script>
 <script defer src="{static}/live.js"></script>
 </body>
@@ -385,6 +385,58 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
                 f'data-src="{key}.js"></script>')
 
     return _LIVE_DATA.sub(apart, page), files
+
+
+NOTES_JS = ROOT / "book" / "_static" / "vendor" / "reveal.js" / "plugin" / "notes" / "notes.js"
+#: The clock of the speaker view: the edition's locale and its way of telling the time.
+CLOCKS = {"en": "'en-US', { hour12: true,", "ru": "'ru-RU', { hour12: false,"}
+
+
+def _js_text(text: str) -> str:
+    """``text`` as it may stand inside a quoted string of notes.js (either quote)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1].replace("'", "\\'")
+
+
+def speaker_view(language: str) -> str:
+    """reveal.js's notes plugin (its speaker view is a page written into the pop-up)
+    with the view's words in the edition's language: its labels, layouts, clock, and
+    the messages it may show. Raises RuntimeError if reveal.js no longer spells one of
+    them as below (a new reveal.js would bring English back into a Russian deck)."""
+    _ = translator(language, "slides")
+    script = NOTES_JS.read_text(encoding="utf-8")
+    pacing = "Pacing \u2013 Time to finish current slide"
+    popup = ("Speaker view popup failed to open. Please make sure popups are allowed and "
+             "reopen the speaker view.")
+    # as notes.js spells them, and where the edition's words go ({} in the second)
+    words = [
+        ("reveal.js - Speaker View", "{}", _("Speaker view")),
+        ("Loading speaker view...", "{}", _("Loading the speaker view...")),
+        (">Upcoming<", ">{}<", _("Upcoming")),
+        (">Time <span", ">{} <span", _("Time")),
+        ("Click to Reset", "{}", _("Click to Reset")),
+        (pacing, "{}", _("Pacing: time to finish the current slide")),
+        (">Notes<", ">{}<", _("Notes")),
+        ("'Default'", "'{}'", _("Default")),
+        ("'Wide'", "'{}'", _("Wide")),
+        ("'Tall'", "'{}'", _("Tall")),
+        ("'Notes only'", "'{}'", _("Notes only")),
+        ("'Layout' +", "'{}' +", _("Layout")),
+        (popup, "{}", _("The speaker view did not open: allow pop-ups for this page "
+                        "and press s again.")),
+        ('description:"Speaker notes view"', 'description:"{}"',
+         _("Speaker notes view")),
+    ]
+    replacements = {english: where.format(_js_text(shown))
+                    for english, where, shown in words}
+    replacements['lang=\\"en\\"'] = f'lang=\\"{language}\\"'
+    replacements["0:00 AM"] = "0:00 AM" if language == "en" else "0:00"
+    replacements[CLOCKS["en"]] = CLOCKS[language]
+    for english, shown in replacements.items():
+        if script.count(english) != 1:
+            raise RuntimeError(f"reveal.js's notes.js no longer says {english!r} once; "
+                               "update speaker_view in bookbuild/slides.py")
+        script = script.replace(english, shown)
+    return script
 
 
 #: reveal.js's text face (its white theme's), four styles of about 110 KB each.
@@ -458,6 +510,8 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
                 log.append(f"{out.relative_to(site) / name}.html: "
                            f"{page.count('<section')} slides")
             shutil.copy(CSS, out / "slides.css")
+            speaker = speaker_view(language)
+            (out / "speaker-view.js").write_text(speaker, encoding="utf-8")
             (out / "theme.css").write_text(deck_theme(out, shown), encoding="utf-8")
     except (ValueError, RuntimeError, OSError) as error:
         return {"returncode": 1, "log": "\n".join(log + [f"slides: {error}"])}

@@ -330,6 +330,18 @@ def test_the_speaker_view_opens_from_the_file_system(decks, browser):
             teacher_page.plan_numbers(), "ru")
         speaker.wait_for_function("text => document.body.innerText.includes(text)",
                                   arg=points.split(":")[0][:60], timeout=10_000)
+        # the view's own controls speak the deck's language too (reveal.js's are English)
+        words = translator("ru", "slides")
+        assert speaker.evaluate("document.documentElement.lang") == "ru"
+        assert speaker.locator("#upcoming-slide .label").inner_text() == words("Upcoming")
+        assert speaker.locator(".speaker-layout-label").inner_text().startswith(
+            words("Layout"))
+        options = speaker.locator(".speaker-layout-dropdown option").all_inner_texts()
+        assert words("Notes only") in options, options
+        shown = speaker.evaluate("document.body.innerText")
+        english = [w for w in ("Upcoming", "Click to Reset", "Layout", "Notes only",
+                               "Pacing", " AM", " PM", "Default") if w in shown]
+        assert not english, f"the Russian speaker view shows English: {english}"
         assert not errors, errors
     finally:
         context.close()

@@ -33,6 +33,7 @@ import hashlib
 import html
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -299,7 +300,10 @@ def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
             for index, png in drawn.items():
                 found[path, index] = png
                 FIGURE_CACHE.mkdir(parents=True, exist_ok=True)
-                keys[path, index].write_bytes(png)
+                # whole or not at all: another build (a test worker) may read it now
+                part = keys[path, index].with_suffix(f".{os.getpid()}.part")
+                part.write_bytes(png)
+                part.replace(keys[path, index])
     return found
 
 

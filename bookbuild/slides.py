@@ -220,8 +220,9 @@ def with_medium(source: str, medium: str) -> str:
              and node.func.value.id.startswith("fig_")
              and node.func.attr.startswith("plot_")]
     if len(calls) != 1:
-        raise ValueError(f"a slide's figure cell must make one call of a figure function "
-                         f"(fig_<topic>.plot_<what>), found {len(calls)}:\n{source}")
+        raise ValueError(f"a slide's figure cell must make one call of a figure "
+                         f"function (fig_<topic>.plot_<what>), found {len(calls)}:\n"
+                         f"{source}")
     calls[0].keywords = [k for k in calls[0].keywords if k.arg != "medium"] + [
         ast.keyword("medium", ast.Constant(medium))]
     return ast.unparse(tree)
@@ -279,7 +280,8 @@ def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
         nb = nbformat.read(str(path), as_version=4)
         for index in indices:
             code = [_source(c) for c in nb.cells[:index + 1] if c.cell_type == "code"]
-            key = hashlib.sha256(json.dumps([package, medium, path.name, code]).encode())
+            key = hashlib.sha256(
+                json.dumps([package, medium, path.name, code]).encode())
             keys[path, index] = FIGURE_CACHE / f"{key.hexdigest()[:24]}.png"
             if keys[path, index].is_file():
                 found[path, index] = keys[path, index].read_bytes()
@@ -287,13 +289,14 @@ def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
                 missing.setdefault(path, []).append(index)
 
     def draw(path: Path) -> dict[int, bytes]:
-        ran = subprocess.run([sys.executable, "-m", "bookbuild.slides", "--draw", medium,
-                              str(path), *map(str, missing[path])],
+        ran = subprocess.run([sys.executable, "-m", "bookbuild.slides", "--draw",
+                              medium, str(path), *map(str, missing[path])],
                              capture_output=True, text=True, cwd=ROOT)
         if ran.returncode != 0:
             raise RuntimeError(f"drawing {path.name}'s slide figures failed: "
                                f"{ran.stderr.strip()[-2000:]}")
-        return {int(i): base64.b64decode(png) for i, png in json.loads(ran.stdout).items()}
+        return {int(i): base64.b64decode(png)
+                for i, png in json.loads(ran.stdout).items()}
 
     with ThreadPoolExecutor(2) as pool:
         for path, drawn in zip(missing, pool.map(draw, missing)):
@@ -403,7 +406,8 @@ def deck(name: str, language: str = "en", numbers: dict | None = None,
          drawn: dict | None = None) -> dict:
     """One deck: its HTML, the figures it shows (file name to PNG bytes, drawn for the
     slide: ``drawn`` as :func:`deck_figures` gives them, made here if None) and the TeX
-    of its formulas, still to be typeset (``<!--formula:n-->`` marks where each goes)."""
+    of its formulas, still to be typeset (``<!--formula:n-->`` marks where each
+    goes)."""
     numbers = plan_numbers() if numbers is None else numbers
     drawn = deck_figures([name], language) if drawn is None else drawn
     _ = translator(language, "slides")
@@ -517,7 +521,8 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
     return _LIVE_DATA.sub(apart, page), files
 
 
-NOTES_JS = ROOT / "book" / "_static" / "vendor" / "reveal.js" / "plugin" / "notes" / "notes.js"
+NOTES_JS = (ROOT / "book" / "_static" / "vendor" / "reveal.js" / "plugin" / "notes"
+            / "notes.js")
 #: The clock of the speaker view: the edition's locale and its way of telling the time.
 CLOCKS = {"en": "'en-US', { hour12: true,", "ru": "'ru-RU', { hour12: false,"}
 
@@ -535,8 +540,8 @@ def speaker_view(language: str) -> str:
     _ = translator(language, "slides")
     script = NOTES_JS.read_text(encoding="utf-8")
     pacing = "Pacing \u2013 Time to finish current slide"
-    popup = ("Speaker view popup failed to open. Please make sure popups are allowed and "
-             "reopen the speaker view.")
+    popup = ("Speaker view popup failed to open. Please make sure popups are allowed "
+             "and reopen the speaker view.")
     # as notes.js spells them, and where the edition's words go ({} in the second)
     words = [
         ("reveal.js - Speaker View", "{}", _("Speaker view")),
@@ -653,7 +658,8 @@ def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--draw"]:   # one chapter's slide figures (slide_figures runs it)
         drawn = draw_for_medium(Path(args[2]), [int(i) for i in args[3:]], args[1])
-        print(json.dumps({i: base64.b64encode(png).decode() for i, png in drawn.items()}))
+        print(json.dumps({i: base64.b64encode(png).decode()
+                          for i, png in drawn.items()}))
         return 0
     if len(args) != 1:
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)

@@ -163,7 +163,8 @@ _ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
     _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
 _PLT = __import__("matplotlib.pyplot").pyplot
-#: A figure function's other medium (the examples draw for a slide; a phone is the default).
+#: A figure function's other medium (the examples draw for a slide; a phone is the
+#: default).
 _MEDIA = {"medium": ["phone"]}
 #: The figure the figure modules' draw_* examples draw on (cleared after each).
 _CANVAS = _PLT.figure(figsize=(7.0, 5.2))

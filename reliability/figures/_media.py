@@ -20,8 +20,8 @@ import matplotlib.pyplot as plt
 
 from ..notebook import FIGURE_WIDTH_IN
 
-__all__ = ["Medium", "MEDIA", "medium", "size", "width", "figure", "subplots", "columns",
-           "panels", "legend_room"]
+__all__ = ["Medium", "MEDIA", "medium", "size", "width", "figure", "subplots",
+           "columns", "panels", "legend_room"]
 
 
 @dataclass(frozen=True)

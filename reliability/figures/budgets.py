@@ -49,7 +49,7 @@ LABELS = (
 def plot_mast(modes, *, title: str, medium: str = "phone"):
     """Horizontal bars: each failure mode's share (``modes`` maps name -> share in [0, 1]),
     limit-related modes and verification modes coloured, the rest grey; drawn for
-    ``medium`` (:data:`reliability.figures._media.MEDIA`: on a slide, in two columns)."""
+    ``medium`` (:data:`reliability.figures._media.MEDIA`: two columns on a slide)."""
     _media.medium(medium)
     _checks.keyed("modes", modes, what="failure mode -> share")
     if not all(isinstance(name, str) for name in modes):

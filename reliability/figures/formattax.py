@@ -94,7 +94,8 @@ _CELL_GROUPS = {
 
 def plot_cells(partition: dict[str, int], *, columns: int = 12, medium: str = "phone"):
     """A waffle of the analysed cells, one square per cell, coloured by where its
-    significant effect appears; drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    significant effect appears; drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
     _media.medium(medium)
     _checks.columns("partition", partition, tuple(_CELL_GROUPS),
                     what="dict of cell counts (cell_partition's result)")

@@ -139,7 +139,8 @@ def _ladder_panel(ax, rows: list, width: float, *, first: bool) -> None:
 def plot_ladder(rows, *, title: str, medium: str = "phone"):
     """One row per failure class: baseline, mismatched and matched arm, with Wilson bars
     and how often the arm's guardrail fired; drawn for ``medium``
-    (:data:`reliability.figures._media.MEDIA`: on a slide, the failures in two columns)."""
+    (:data:`reliability.figures._media.MEDIA`: the failures in two columns on a
+    slide)."""
     _media.medium(medium)
     _ladder_rows(rows)
     _validate.text("title", title)
@@ -154,8 +155,8 @@ def plot_ladder(rows, *, title: str, medium: str = "phone"):
     for ax, column in zip(axes.flat, columns):
         _ladder_panel(ax, column, _media.width(medium) / len(columns) - 0.7,
                       first=column is columns[0])
-        ax.set(xlim=(0, 1),
-               xlabel=_("share of runs graded PASS by the oracle (95% Wilson interval)"))
+        ax.set(xlim=(0, 1), xlabel=_(
+            "share of runs graded PASS by the oracle (95% Wilson interval)"))
         if len(columns) == 1:
             set_title(ax, title)
         percent_axis(ax.xaxis)

@@ -140,7 +140,8 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str,
     """Top: success against attempts per step (line: closed form; dots: simulated with
     95 % Wilson bars; pale band: the ceiling). Bottom: attempts per run, same convention.
     Stacked, so the figure stays :data:`FIGURE_WIDTH_IN` wide and legible in a phone's
-    column; side by side on a slide (``medium``, :data:`reliability.figures._media.MEDIA`)."""
+    column; side by side on a slide (``medium``,
+    :data:`reliability.figures._media.MEDIA`)."""
     _media.medium(medium)
     _checks.array("attempts", attempts, kind="whole", minimum=1)
     _sweep_table("table", table, len(attempts))

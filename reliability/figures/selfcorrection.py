@@ -336,7 +336,8 @@ def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs:
     return out
 
 
-def plot_conditioning(frame: dict, *, title: str, every: int = 10, medium: str = "phone"):
+def plot_conditioning(frame: dict, *, title: str, every: int = 10,
+                      medium: str = "phone"):
     """Per-step accuracy along the trajectory: closed-form lines, simulated dots with
     95 % intervals (every ``every``-th step, to keep them legible), dashed long-run
     level; drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""

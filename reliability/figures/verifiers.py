@@ -95,7 +95,7 @@ def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
 def plot_tradeoff(grid: dict, *, mark: Verifier, title: str, medium: str = "phone"):
     """Two contour maps over (false rejection, recall): success (top), attempts per run
     (bottom), closed forms; ``mark`` is drawn as a point on both. Drawn for ``medium``
-    (:data:`reliability.figures._media.MEDIA`: on a slide the maps stand side by side)."""
+    (:data:`reliability.figures._media.MEDIA`: side by side on a slide)."""
     _media.medium(medium)
     _checks.columns("grid", grid, _GRID_KEYS, what="tradeoff_grid result")
     _verifier("mark", mark)

@@ -27,14 +27,19 @@ npm), so a deck works offline, from the static site or from the file system.
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import html
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,6 +203,113 @@ class Chapter:
         raise ValueError(f"{self.path.name} stores no live explorer")
 
 
+#: Where a slide's figure is drawn for (reliability.figures._media.MEDIA).
+SLIDE_MEDIUM = "slide"
+#: Slide figures already drawn, by what they are drawn from (kept between builds).
+FIGURE_CACHE = ROOT / "_build" / "slide-figures"
+
+
+def with_medium(source: str, medium: str) -> str:
+    """A figure cell's code with ``medium=`` added to its one call of a figure
+    function (``fig_<topic>.plot_<what>(...)``): the chapter's own call, at the
+    chapter's numbers, drawn for ``medium``."""
+    tree = ast.parse(source)
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Attribute)
+             and isinstance(node.func.value, ast.Name)
+             and node.func.value.id.startswith("fig_")
+             and node.func.attr.startswith("plot_")]
+    if len(calls) != 1:
+        raise ValueError(f"a slide's figure cell must make one call of a figure "
+                         f"function (fig_<topic>.plot_<what>), found {len(calls)}:\n"
+                         f"{source}")
+    calls[0].keywords = [k for k in calls[0].keywords if k.arg != "medium"] + [
+        ast.keyword("medium", ast.Constant(medium))]
+    return ast.unparse(tree)
+
+
+def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, bytes]:
+    """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
+    up to the last of ``indices``, each of those figure cells drawing its figure for
+    ``medium``; returns each one's PNG (at twice the pixels, as the book's figures,
+    carrying its smallest text's height as they do)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.pylabtools import print_figure
+
+    nb = nbformat.read(str(path), as_version=4)
+    namespace = {"__name__": "__main__"}
+    drawn = {}
+    with redirect_stdout(io.StringIO()):
+        for index, cell in enumerate(nb.cells[:max(indices) + 1]):
+            if cell.cell_type != "code":
+                continue
+            source = _source(cell)
+            if index in indices:
+                source = with_medium(source, medium)
+            exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
+            if index in indices:   # saved as the chapter's inline figures are
+                drawn[index] = print_figure(namespace["fig"], "retina",
+                                            bbox_inches="tight",
+                                            metadata={"Software": None})
+            plt.close("all")
+    return drawn
+
+
+def _sources_digest() -> str:
+    """What a figure depends on beside its chapter: the package and the data."""
+    digest = hashlib.sha256()
+    for path in sorted([*(ROOT / "reliability").rglob("*.py"),
+                        *(ROOT / "reliability").rglob("*.po"),
+                        *(ROOT / "data").glob("*.csv")]):
+        digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
+                  ) -> dict[tuple[Path, int], bytes]:
+    """Each chapter's figure cells ``wanted[path]`` drawn for ``medium``, one chapter a
+    process (two at a time), or from :data:`FIGURE_CACHE` when the chapter's code up to
+    the cell, the package and the data are as they were."""
+    package = _sources_digest()
+    found, missing = {}, {}
+    keys = {}
+    for path, indices in wanted.items():
+        nb = nbformat.read(str(path), as_version=4)
+        for index in indices:
+            code = [_source(c) for c in nb.cells[:index + 1] if c.cell_type == "code"]
+            key = hashlib.sha256(
+                json.dumps([package, medium, path.name, code]).encode())
+            keys[path, index] = FIGURE_CACHE / f"{key.hexdigest()[:24]}.png"
+            if keys[path, index].is_file():
+                found[path, index] = keys[path, index].read_bytes()
+            else:
+                missing.setdefault(path, []).append(index)
+
+    def draw(path: Path) -> dict[int, bytes]:
+        ran = subprocess.run([sys.executable, "-m", "bookbuild.slides", "--draw",
+                              medium, str(path), *map(str, missing[path])],
+                             capture_output=True, text=True, cwd=ROOT)
+        if ran.returncode != 0:
+            raise RuntimeError(f"drawing {path.name}'s slide figures failed: "
+                               f"{ran.stderr.strip()[-2000:]}")
+        return {int(i): base64.b64decode(png)
+                for i, png in json.loads(ran.stdout).items()}
+
+    with ThreadPoolExecutor(2) as pool:
+        for path, drawn in zip(missing, pool.map(draw, missing)):
+            for index, png in drawn.items():
+                found[path, index] = png
+                FIGURE_CACHE.mkdir(parents=True, exist_ok=True)
+                # whole or not at all: another build (a test worker) may read it now
+                part = keys[path, index].with_suffix(f".{os.getpid()}.part")
+                part.write_bytes(png)
+                part.replace(keys[path, index])
+    return found
+
+
 def typeset(formulas: list[str]) -> tuple[list[str], str]:
     """The formulas' CHTML markup and their stylesheet (scripts/slides_maths.js)."""
     script = ROOT / "scripts" / "slides_maths.js"
@@ -241,9 +353,10 @@ def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dic
         return slides
     source = '<p class="source">' + esc(_("Chapter {number}: {title}").format(
         number=key.chapter, title=chapter.title())) + "</p>"
-    index, png, alt = chapter.figure(key.figure)
+    index, unused, alt = chapter.figure(key.figure)
     file = f"ch{key.chapter:02d}-cell{index:02d}.png"
-    material["figures"][file] = png
+    # the chapter's figure drawn again for the slide, by the same function and numbers
+    material["figures"][file] = material["drawn"][chapter.path, index]
     heading = esc(chapter.heading(index))
     # data-src: reveal.js loads a figure a few slides ahead, not all with the deck
     # (eight figures took the bandwidth a phone needed for the first slide)
@@ -272,10 +385,31 @@ def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dic
     return slides
 
 
-def deck(name: str, language: str = "en", numbers: dict | None = None) -> dict:
-    """One deck: its HTML, the figures it shows (file name to PNG bytes) and the TeX of
-    its formulas, still to be typeset (``<!--formula:n-->`` marks where each goes)."""
+def deck_figures(names, language: str) -> dict[tuple[Path, int], bytes]:
+    """The key figures of the decks ``names`` in ``language``, drawn for a slide
+    (:func:`slide_figures`), by chapter path and cell index."""
+    wanted: dict[Path, list[int]] = {}
+    for name in names:
+        for plan in DECKS[name]:
+            for unused, block in PLANS[plan]:
+                key = KEYS.get(block)
+                if key is None:
+                    continue
+                chapter = Chapter(key.chapter, language)
+                index = chapter.figure(key.figure)[0]
+                if index not in wanted.setdefault(chapter.path, []):
+                    wanted[chapter.path].append(index)
+    return slide_figures(wanted)
+
+
+def deck(name: str, language: str = "en", numbers: dict | None = None,
+         drawn: dict | None = None) -> dict:
+    """One deck: its HTML, the figures it shows (file name to PNG bytes, drawn for the
+    slide: ``drawn`` as :func:`deck_figures` gives them, made here if None) and the TeX
+    of its formulas, still to be typeset (``<!--formula:n-->`` marks where each
+    goes)."""
     numbers = plan_numbers() if numbers is None else numbers
+    drawn = deck_figures([name], language) if drawn is None else drawn
     _ = translator(language, "slides")
     plan_ = translator(language, "teacher_page")
     esc = html.escape
@@ -283,7 +417,7 @@ def deck(name: str, language: str = "en", numbers: dict | None = None) -> dict:
     titles = plan_titles(guide.read_text(encoding="utf-8"))
     plans = DECKS[name]
     deck_title = titles.get(f"deck:{plans[0]}", titles[plans[0]])
-    material = {"figures": {}, "formulas": [], "explorers": set()}
+    material = {"figures": {}, "formulas": [], "explorers": set(), "drawn": drawn}
     chapters: dict[int, Chapter] = {}
     minutes = plan_("{minutes} min").format(
         minutes=sum(m for plan in plans for m, _block in PLANS[plan]))
@@ -342,8 +476,17 @@ Reveal.initialize({{width: 1280, height: 720, margin: 0.04, hash: true, center: 
 function measureCharts() {{ window.dispatchEvent(new Event("live:measure")); }}
 Reveal.on("slidechanged", measureCharts);
 Reveal.on("ready", measureCharts);
+// On a phone the scroll view scrolls the viewport (the body), not the page: a keyboard
+// reaches it only if it can take focus (axe-core's scrollable-region-focusable).
+function focusableScroll() {{
+  const viewport = Reveal.getViewportElement();
+  if (Reveal.isScrollView()) viewport.tabIndex = 0;
+  else viewport.removeAttribute("tabindex");
+}}
+Reveal.on("ready", focusableScroll);
+Reveal.on("resize", focusableScroll);
 </script>
-<script defer src="{static}/vendor/reveal.js/plugin/notes/notes.js"
+<script defer src="speaker-view.js"
         onload="Reveal.registerPlugin(RevealNotes)"></script>
 <script defer src="{static}/live.js"></script>
 </body>
@@ -376,6 +519,59 @@ def data_apart(page: str) -> tuple[str, dict[str, str]]:
                 f'data-src="{key}.js"></script>')
 
     return _LIVE_DATA.sub(apart, page), files
+
+
+NOTES_JS = (ROOT / "book" / "_static" / "vendor" / "reveal.js" / "plugin" / "notes"
+            / "notes.js")
+#: The clock of the speaker view: the edition's locale and its way of telling the time.
+CLOCKS = {"en": "'en-US', { hour12: true,", "ru": "'ru-RU', { hour12: false,"}
+
+
+def _js_text(text: str) -> str:
+    """``text`` as it may stand inside a quoted string of notes.js (either quote)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1].replace("'", "\\'")
+
+
+def speaker_view(language: str) -> str:
+    """reveal.js's notes plugin (its speaker view is a page written into the pop-up)
+    with the view's words in the edition's language: its labels, layouts, clock, and
+    the messages it may show. Raises RuntimeError if reveal.js no longer spells one of
+    them as below (a new reveal.js would bring English back into a Russian deck)."""
+    _ = translator(language, "slides")
+    script = NOTES_JS.read_text(encoding="utf-8")
+    pacing = "Pacing \u2013 Time to finish current slide"
+    popup = ("Speaker view popup failed to open. Please make sure popups are allowed "
+             "and reopen the speaker view.")
+    # as notes.js spells them, and where the edition's words go ({} in the second)
+    words = [
+        ("reveal.js - Speaker View", "{}", _("Speaker view")),
+        ("Loading speaker view...", "{}", _("Loading the speaker view...")),
+        (">Upcoming<", ">{}<", _("Upcoming")),
+        (">Time <span", ">{} <span", _("Time")),
+        ("Click to Reset", "{}", _("Click to Reset")),
+        (pacing, "{}", _("Pacing: time to finish the current slide")),
+        (">Notes<", ">{}<", _("Notes")),
+        ("'Default'", "'{}'", _("Default")),
+        ("'Wide'", "'{}'", _("Wide")),
+        ("'Tall'", "'{}'", _("Tall")),
+        ("'Notes only'", "'{}'", _("Notes only")),
+        ("'Layout' +", "'{}' +", _("Layout")),
+        (popup, "{}", _("The speaker view did not open: allow pop-ups for this page "
+                        "and press s again.")),
+        ('description:"Speaker notes view"', 'description:"{}"',
+         _("Speaker notes view")),
+    ]
+    replacements = {english: where.format(_js_text(shown))
+                    for english, where, shown in words}
+    replacements['lang=\\"en\\"'] = f'lang=\\"{language}\\"'
+    replacements["0:00 AM"] = "0:00 AM" if language == "en" else "0:00"
+    replacements[CLOCKS["en"]] = CLOCKS[language]
+    for english, shown in replacements.items():
+        if script.count(english) != 1:
+            raise RuntimeError(f"reveal.js's notes.js no longer says {english!r} once; "
+                               "update speaker_view in bookbuild/slides.py")
+        script = script.replace(english, shown)
+    return script
 
 
 #: reveal.js's text face (its white theme's), four styles of about 110 KB each.
@@ -425,7 +621,8 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
             out = Path(site) / ("slides" if language == "en" else f"{language}/slides")
             shutil.rmtree(out, ignore_errors=True)
             out.mkdir(parents=True)
-            made = {name: deck(name, language, numbers) for name in DECKS}
+            drawn = deck_figures(DECKS, language)
+            made = {name: deck(name, language, numbers, drawn) for name in DECKS}
             every = [tex for one in made.values() for tex in one["formulas"]]
             markup, css = typeset(every)
             (out / "mathjax-chtml.css").write_text(css, encoding="utf-8")
@@ -449,6 +646,8 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
                 log.append(f"{out.relative_to(site) / name}.html: "
                            f"{page.count('<section')} slides")
             shutil.copy(CSS, out / "slides.css")
+            speaker = speaker_view(language)
+            (out / "speaker-view.js").write_text(speaker, encoding="utf-8")
             (out / "theme.css").write_text(deck_theme(out, shown), encoding="utf-8")
     except (ValueError, RuntimeError, OSError) as error:
         return {"returncode": 1, "log": "\n".join(log + [f"slides: {error}"])}
@@ -457,6 +656,11 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--draw"]:   # one chapter's slide figures (slide_figures runs it)
+        drawn = draw_for_medium(Path(args[2]), [int(i) for i in args[3:]], args[1])
+        print(json.dumps({i: base64.b64encode(png).decode()
+                          for i, png in drawn.items()}))
+        return 0
     if len(args) != 1:
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)
         return 2

@@ -163,6 +163,9 @@ _ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
     _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
 _PLT = __import__("matplotlib.pyplot").pyplot
+#: A figure function's other medium (the examples draw for a slide; a phone is the
+#: default).
+_MEDIA = {"medium": ["phone"]}
 #: The figure the figure modules' draw_* examples draw on (cleared after each).
 _CANVAS = _PLT.figure(figsize=(7.0, 5.2))
 
@@ -781,7 +784,7 @@ REGISTRY = {
     "reliability.figures.chain.plot_decay": Entry(lambda: _closing(fig_chain.plot_decay), dict(
         table=_DECAY, title="t")),
     "reliability.figures.chain.plot_horizon": Entry(lambda: _closing(fig_chain.plot_horizon), dict(
-        accuracies=[0.9, 0.99], target=0.5)),
+        accuracies=[0.9, 0.99], target=0.5, medium="slide"), ok=_MEDIA),
     "reliability.figures.chain.run_grid": Entry(lambda: fig_chain.run_grid, dict(log=_LOG, steps=3)),
     "reliability.figures.chain.animate_runs": Entry(lambda: _closing(fig_chain.animate_runs), dict(
         log=_LOG, steps=3, title="t", states={"ok": "right"}), ok={"states": [None]}),
@@ -812,7 +815,7 @@ REGISTRY = {
     "reliability.figures.passk.draw_mixes": Entry(lambda: _closing(fig_passk.draw_mixes), dict(
         fig=_CANVAS, mixes={"a": MIX}, kmax=3, k=2, title="t"), ok={"k": [None]}),
     "reliability.figures.passk.plot_mixes": Entry(lambda: _closing(fig_passk.plot_mixes), dict(
-        mixes={"a": MIX}, kmax=3, title="t")),
+        mixes={"a": MIX}, kmax=3, title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.passk.plot_curves": Entry(lambda: _closing(fig_passk.plot_curves), dict(
         result=_CURVES, mix=MIX, title="t"), ok={"mix": [None]}),
     "reliability.figures.passk.plot_extrapolation": Entry(
@@ -832,7 +835,8 @@ REGISTRY = {
     "reliability.figures.retries.sweep_frame": Entry(lambda: fig_retries.sweep_frame, dict(
         attempts=[1, 2], table=_SWEEP)),
     "reliability.figures.retries.plot_attempts": Entry(lambda: _closing(fig_retries.plot_attempts), dict(
-        attempts=[1, 2], table=_SWEEP, ceiling_value=0.5, title="t")),
+        attempts=[1, 2], table=_SWEEP, ceiling_value=0.5, title="t", medium="slide"),
+        ok=_MEDIA),
     "reliability.figures.retries.plot_steps": Entry(lambda: _closing(fig_retries.plot_steps), dict(
         table=_DECAY, ceilings={"c": ([1, 2], [0.9, 0.8])}, title="t")),
     "reliability.figures.retries.draw_attempts_frame": Entry(
@@ -860,7 +864,7 @@ REGISTRY = {
         base=W(attempts=2), recalls=[0.5, 0.9], false_rejects=[0.0, 0.1])),
     "reliability.figures.verifiers.plot_tradeoff": Entry(
         lambda: _closing(fig_verifiers.plot_tradeoff), dict(
-            grid=_GRID, mark=workflow.Verifier(), title="t")),
+            grid=_GRID, mark=workflow.Verifier(), title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.verifiers.tradeoff_lines": Entry(lambda: fig_verifiers.tradeoff_lines, dict(
         base=W(attempts=2), recalls=[0.8], false_rejects=[0.0, 0.1], runs=3, seed=0)),
     "reliability.figures.verifiers.plot_tradeoff_lines": Entry(
@@ -908,7 +912,8 @@ REGISTRY = {
     "reliability.figures.selfcorrection.rounds_frame": Entry(lambda: fig_selfcorrection.rounds_frame, dict(
         revision=REV, initial=0.5, rounds=2, arbiters=_LOOPS, questions=10, seed=0)),
     "reliability.figures.selfcorrection.plot_rounds": Entry(
-        lambda: _closing(fig_selfcorrection.plot_rounds), dict(frame=_ROUNDS, title="t")),
+        lambda: _closing(fig_selfcorrection.plot_rounds), dict(frame=_ROUNDS, title="t",
+                                                             medium="slide"), ok=_MEDIA),
     "reliability.figures.selfcorrection.draw_recall_frame": Entry(
         lambda: _closing(fig_selfcorrection.draw_recall_frame), dict(
             fig=_CANVAS, recall=0.6, revision=REV, initial=0.5, rounds=2, false_reject=0.05)),
@@ -916,7 +921,8 @@ REGISTRY = {
         lambda: fig_selfcorrection.conditioning_frame, dict(models={"m": SC()}, steps=3, runs=5,
                                                             seed=0)),
     "reliability.figures.selfcorrection.plot_conditioning": Entry(
-        lambda: _closing(fig_selfcorrection.plot_conditioning), dict(frame=_COND, title="t", every=1)),
+        lambda: _closing(fig_selfcorrection.plot_conditioning), dict(frame=_COND, title="t", every=1,
+                                                                    medium="slide"), ok=_MEDIA),
     "reliability.figures.selfcorrection.live_arbiter": Entry(
         lambda: fig_selfcorrection.live_arbiter, dict(
             break_rate=0.07, fix_rate=0.18, initial=0.76, false_reject=0.05, questions=2,
@@ -925,7 +931,7 @@ REGISTRY = {
     "reliability.figures.formattax.plot_two_rates": Entry(lambda: _closing(fig_formattax.plot_two_rates), dict(
         compliance_prompt=0.8, compliance_constrained=0.95, accuracy_free=0.6, accuracy_constrained=0.55)),
     "reliability.figures.formattax.plot_cells": Entry(lambda: _closing(fig_formattax.plot_cells), dict(
-        partition=formattax.cell_partition(20, 8, 5, 6, 3), columns=12)),
+        partition=formattax.cell_partition(20, 8, 5, 6, 3), columns=12, medium="slide"), ok=_MEDIA),
     "reliability.figures.formattax.spread_table": Entry(lambda: fig_formattax.spread_table, dict(
         values=datasets.load("format_tax").set_index("id")["value"])),
     "reliability.figures.formattax.speak_freely_deltas": Entry(
@@ -965,7 +971,8 @@ REGISTRY = {
         ok={"dry_run": [None], "confirmed_by": [None], "judge_approved": [None]}),
     # figures.budgets
     "reliability.figures.budgets.plot_mast": Entry(lambda: _closing(fig_budgets.plot_mast), dict(
-        modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t")),
+        modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t",
+        medium="slide"), ok=_MEDIA),
     "reliability.figures.budgets.plot_traces": Entry(lambda: _closing(fig_budgets.plot_traces), dict(
         outcomes={"a": _OUTCOME}, title="t", start=0), anything=("start",)),
     "reliability.figures.budgets.plot_hit_share": Entry(lambda: _closing(fig_budgets.plot_hit_share), dict(
@@ -978,7 +985,8 @@ REGISTRY = {
         runs=5, seed=0, median=6.0, spread=0.5, stuck=0.03, limit=12)),
     # figures.ladder
     "reliability.figures.ladder.plot_outage": Entry(lambda: _closing(fig_ladder.plot_outage), dict(
-        without=_DAY, with_breaker=_DAY, start=8.0, end=14.0, width=0.25)),
+        without=_DAY, with_breaker=_DAY, start=8.0, end=14.0, width=0.25, medium="slide"),
+        ok=_MEDIA),
     "reliability.figures.ladder.plot_outage_lines": Entry(lambda: _closing(fig_ladder.plot_outage_lines),
                                                           dict(without=_DAY, with_breaker=_DAY, start=8.0,
                                                                end=14.0, width=0.25)),
@@ -996,7 +1004,7 @@ REGISTRY = {
     # figures.lab
     "reliability.figures.lab.ladder_table": Entry(lambda: fig_lab.ladder_table, dict(rows=_LADDER)),
     "reliability.figures.lab.plot_ladder": Entry(lambda: _closing(fig_lab.plot_ladder), dict(
-        rows=_LADDER, title="t")),
+        rows=_LADDER, title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.lab.composition": Entry(lambda: fig_lab.composition, dict(arm=_ARM, fixed=0)),
     "reliability.figures.lab.plot_blind_spot": Entry(lambda: _closing(fig_lab.plot_blind_spot), dict(
         arms=_SHARES, title="t")),
@@ -1059,7 +1067,7 @@ REGISTRY = {
         scores=[50.0, 75.0], decimals=2, largest=10)),
     # figures.reading
     "reliability.figures.reading.plot_columns": Entry(lambda: _closing(fig_reading.plot_columns), dict(
-        runs={"m": _COLRUN}, title="t")),
+        runs={"m": _COLRUN}, title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.reading.draw_threshold_frame": Entry(
         lambda: _closing(fig_reading.draw_threshold_frame), dict(
             fig=_CANVAS, threshold=1.0, separation=2.0, relevance_cases=16,

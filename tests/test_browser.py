@@ -461,6 +461,44 @@ def test_page_passes_an_accessibility_audit(report):
         for width, violations in found.items() for v in violations)
 
 
+def _deck_pages() -> list[str]:
+    from bookbuild.slides import DECKS
+
+    return [f"{edition}slides/{deck}" for edition in ("", "ru/") for deck in DECKS]
+
+
+#: A deck's size at each width: a desktop's 16:9 screen (reveal.js's slide view) and a
+#: phone held upright (its scroll view, the slides one under another).
+DECK_VIEWPORTS = {"desktop": (1280, 720), "phone": (390, 844)}
+
+
+@pytest.mark.parametrize("deck", _deck_pages())
+def test_deck_passes_an_accessibility_audit(deck, site, browser_context):
+    """axe-core finds no serious or critical violation in a teacher's deck (the
+    build's own, under slides/ and ru/slides/) at a desktop's or a phone's width: on a
+    phone the deck is a page a student scrolls, and its scrolling region must take the
+    keyboard's focus."""
+    _, base = site
+    tab = browser_context.new_page()
+    found = {}
+    try:
+        for label, (width, height) in DECK_VIEWPORTS.items():
+            tab.set_viewport_size({"width": width, "height": height})
+            tab.goto(f"{base}/{deck}.html", wait_until="load")
+            tab.wait_for_function("window.Reveal && Reveal.isReady()")
+            scroll_view = tab.evaluate("Reveal.isScrollView()")
+            assert scroll_view == (label == "phone"), (deck, label, scroll_view)
+            tab.wait_for_timeout(300)  # the deck's deferred scripts and its first figure
+            violations = _accessibility_audit(tab)
+            if violations:
+                found[label] = violations
+    finally:
+        tab.close()
+    assert not found, f"{deck}:\n" + "\n".join(
+        f"{label}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; {v['nodes']}"
+        for label, violations in found.items() for v in violations)
+
+
 @pytest.mark.parametrize("report", PAGES, indirect=True)
 def test_purged_stylesheets_keep_every_rule_the_page_uses(report):
     """The theme's and extensions' stylesheets, purged of rules nothing in the book can

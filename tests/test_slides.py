@@ -5,8 +5,10 @@ temporary site whose ``_static`` is the book's own (with reveal.js vendored from
 and served on 127.0.0.1. A teacher steps through it with the arrow keys: every slide is
 visited with ``Reveal.next()``, nothing on a slide leaves its 1280 x 720 box, no script
 fails, nothing is fetched from another host, every figure loads and every formula is
-typeset. Each live explorer answers its control on the slide, and the speaker notes say
-the plan's talking points with the chapters' numbers, as the teacher's guide does.
+typeset, and no text on a slide (its words, its formulas, its explorer's chart, its
+figure's labels) shows under 20 px. Each live explorer answers its control on the
+slide, and the speaker notes say the plan's talking points with the chapters' numbers,
+as the teacher's guide does.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ pytestmark = pytest.mark.xdist_group(name="browser")
 EDITIONS = {"en": "slides", "ru": "ru/slides"}
 DECKS = ["one-class", "two-class"]
 WIDTH, HEIGHT = 1280, 720
+#: The smallest text a slide may show at 1280 x 720, in CSS px (issue 40: read from the
+#: back of a room; a phone-sized figure squeezed onto a slide showed 5-7 px).
+ROOM_TEXT_PX = 20
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +84,66 @@ _OVERFLOW_JS = """([width, height]) => {
     return out;
 }"""
 
+# Every piece of text the current slide draws (not its notes, nor a fragment still
+# hidden), at the size it shows: its computed font size times reveal.js's scale (the
+# chart's SVG and MathJax's glyphs, drawn in CSS px, included); and its figures, each
+# with the width it shows at (the PNG carries its smallest text's height).
+_TEXT_SIZES_JS = """() => {
+    const slide = Reveal.getCurrentSlide(), scale = Reveal.getScale(), texts = [];
+    const shown = element => {
+        const style = getComputedStyle(element);
+        return style.visibility !== "hidden" && parseFloat(style.opacity) > 0
+            && !element.closest("aside.notes, script, style, .live-fallback");
+    };
+    const note = (element, text) => texts.push({
+        px: parseFloat(getComputedStyle(element).fontSize) * scale,
+        text: text.slice(0, 50),
+        where: element.tagName.toLowerCase() + "." + element.getAttribute("class")});
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (node.textContent.trim() && range.getClientRects().length
+                && shown(node.parentElement)) note(node.parentElement, node.textContent.trim());
+    }
+    slide.querySelectorAll("mjx-c").forEach(glyph => {
+        if (glyph.getClientRects().length && shown(glyph)) note(glyph, "(formula glyph)");
+    });
+    const figures = Array.from(slide.querySelectorAll("img")).map(img => ({
+        file: img.getAttribute("data-src") || img.getAttribute("src"),
+        shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
+    return {texts, figures};
+}"""
+
+
+def _figure_text_px(path) -> float | None:
+    """The smallest text's height in image px that a deck's PNG carries."""
+    from PIL import Image
+
+    from reliability.notebook import TEXT_SIZE_KEY
+
+    value = Image.open(path).text.get(TEXT_SIZE_KEY)
+    return None if value is None else float(value)
+
+
+def _small_text(tab, folder) -> list[str]:
+    """What the current slide shows under ROOM_TEXT_PX, one line each."""
+    seen = tab.evaluate(_TEXT_SIZES_JS)
+    small = [f"{t['px']:.1f} px: {t['text']!r} ({t['where']})" for t in seen["texts"]
+             if t["px"] < ROOM_TEXT_PX - 0.05]
+    for figure in seen["figures"]:
+        text_px = _figure_text_px(folder / figure["file"])
+        if text_px is None:
+            small.append(f"figure {figure['file']} carries no smallest-text size")
+            continue
+        px = text_px * figure["shown"] / figure["natural"]
+        if px < ROOM_TEXT_PX - 0.05:
+            small.append(f"{px:.1f} px: figure {figure['file']}'s smallest text "
+                         f"({text_px:g} image px, shown {figure['shown']:.0f} of "
+                         f"{figure['natural']} px wide)")
+    return small
+
+
 _IMAGES_LOADED_JS = """() => Array.from(Reveal.getCurrentSlide()
     .querySelectorAll("img")).every(img => img.complete)"""
 _AT_THE_END_JS = "() => Reveal.isLastSlide() && !Reveal.availableFragments().next"
@@ -118,9 +183,9 @@ def _open(browser, base: str, path: str):
 @pytest.mark.parametrize("language", list(EDITIONS))
 def test_every_slide_fits_and_loads(language, deck, decks, browser):
     """Step through the deck as a teacher does: each slide within 1280 x 720, its
-    figure loaded, its formulas typeset, its notes present, no error and nothing from
-    another host."""
-    _, base = decks
+    figure loaded, its formulas typeset, its notes present, no text under 20 px (its
+    figure's included), no error and nothing from another host."""
+    site, base = decks
     tab, trouble = _open(browser, base, f"{EDITIONS[language]}/{deck}.html")
     try:
         total = tab.evaluate("Reveal.getTotalSlides()")
@@ -134,7 +199,11 @@ def test_every_slide_fits_and_loads(language, deck, decks, browser):
                 kinds.update(k for k in slide["kind"].split() if k.startswith("slide-"))
                 where = f"{language}/{deck} slide {slide['index']} ({slide['kind']})"
                 tab.wait_for_function(_IMAGES_LOADED_JS)
+                if "slide-explorer" in slide["kind"]:  # its chart drawn for the slide
+                    tab.locator(".present .live-explorer.live-ready svg").wait_for()
                 slide = tab.evaluate(_SLIDE_JS)
+                problems += [f"{where}: text {line}" for line in
+                             _small_text(tab, site / EDITIONS[language])]
                 problems += [f"{where}: {o}" for o in tab.evaluate(_OVERFLOW_JS,
                                                                     [WIDTH, HEIGHT])]
                 if not all(slide["images"]):
@@ -330,6 +399,64 @@ def test_the_speaker_view_opens_from_the_file_system(decks, browser):
             teacher_page.plan_numbers(), "ru")
         speaker.wait_for_function("text => document.body.innerText.includes(text)",
                                   arg=points.split(":")[0][:60], timeout=10_000)
+        # the view's own controls speak the deck's language too (reveal.js's are English)
+        words = translator("ru", "slides")
+        assert speaker.evaluate("document.documentElement.lang") == "ru"
+        assert speaker.locator("#upcoming-slide .label").inner_text() == words("Upcoming")
+        assert speaker.locator(".speaker-layout-label").inner_text().startswith(
+            words("Layout"))
+        options = speaker.locator(".speaker-layout-dropdown option").all_inner_texts()
+        assert words("Notes only") in options, options
+        shown = speaker.evaluate("document.body.innerText")
+        english = [w for w in ("Upcoming", "Click to Reset", "Layout", "Notes only",
+                               "Pacing", " AM", " PM", "Default") if w in shown]
+        assert not english, f"the Russian speaker view shows English: {english}"
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_slide_figure_is_the_chapters_own_call_drawn_for_the_slide():
+    """The deck builder adds ``medium=`` to the chapter's one call of a figure function
+    and changes nothing else; a cell with no such call, or two, is refused."""
+    import ast
+
+    from bookbuild.slides import with_medium
+
+    cell = ('fig = fig_chain.plot_horizon(ladder, target=0.5)\n'
+            'table = fig_chain.decay_table(flows, lengths, runs=9, seed=1)\nplt.show()')
+    drawn = with_medium(cell, "slide")
+    calls = [node for node in ast.walk(ast.parse(drawn)) if isinstance(node, ast.Call)]
+    keywords = {node.func.attr if hasattr(node.func, "attr") else node.func.id:
+                {k.arg: ast.literal_eval(k.value) for k in node.keywords
+                 if isinstance(k.value, ast.Constant)} for node in calls}
+    assert keywords["plot_horizon"] == {"target": 0.5, "medium": "slide"}
+    assert "medium" not in keywords["decay_table"]
+    assert ast.dump(ast.parse(with_medium(drawn, "phone"))) == ast.dump(
+        ast.parse(cell.replace("target=0.5)", "target=0.5, medium='phone')")))
+    for wrong in ("plt.show()", "a = fig_x.plot_a(1)\nb = fig_x.plot_b(2)"):
+        with pytest.raises(ValueError, match="one call of a figure function"):
+            with_medium(wrong, "slide")
+
+
+def test_a_figure_function_refuses_a_medium_it_does_not_know():
+    from reliability.figures import _media
+    from reliability.figures import chain as fig_chain
+
+    with pytest.raises(ValueError, match="medium must be one of 'phone', 'slide'"):
+        fig_chain.plot_horizon([0.9, 0.99], medium="poster")
+    assert _media.panels("phone", [1, 2, 3]) == [[1, 2, 3]]
+    assert _media.panels("slide", [1, 2, 3]) == [[1, 2], [3]]
+
+
+@pytest.mark.parametrize("language", list(EDITIONS))
+def test_drawn_for_a_phone_the_deck_builder_draws_what_the_chapter_stores(language):
+    """Re-run by the deck builder with ``medium="phone"`` (the default), chapter 1's
+    key figure is byte for byte the PNG the chapter stores: the slide's figure comes
+    from the same cell, the same numbers and the same function as the page's."""
+    from bookbuild import slides
+
+    chapter = slides.Chapter(1, language)
+    index, stored, unused = chapter.figure(slides.KEYS["chain"].figure)
+    drawn = slides.draw_for_medium(chapter.path, [index], "phone")
+    assert drawn[index] == stored, f"{chapter.path}: cell {index} drawn otherwise"

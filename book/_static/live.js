@@ -122,6 +122,9 @@
        longer) wraps onto a second line instead of running off a phone's narrow chart. */
     var measure = document.createElement("canvas").getContext("2d");
     var fontFamily = "sans-serif";  // the chart's, read once with its width (measured)
+    // the chart's text and the room around it, times --live-chart-scale (a deck's
+    // slide sets it, for a room; a page leaves it at 1)
+    var k = 1;
     function textWidth(text, weight, size) {
       measure.font = weight + " " + size + "px " + fontFamily;
       return measure.measureText(text).width;
@@ -130,7 +133,7 @@
       var lines = [], line = "";
       text.split(" ").forEach(function (word) {
         var longer = line ? line + " " + word : word;
-        if (line && textWidth(longer, 600, 14) > room) { lines.push(line); line = word; }
+        if (line && textWidth(longer, 600, 14 * k) > room) { lines.push(line); line = word; }
         else { line = longer; }
       });
       return line ? lines.concat([line]) : lines;
@@ -141,37 +144,37 @@
     function draw(measured) {
       var width = Math.max(280, (measured === undefined ? figure.clientWidth : measured) || 640);
       var height = Math.round(Math.min(420, Math.max(260, width * 0.62)));
-      var left = 58, right = 12, bottom = 46;
+      var left = 58 * k, right = 12, bottom = 46 * k;
       var titleLines = data.title ? wrapped(data.title, width - left - right) : [];
-      var top = titleLines.length ? 12 + 18 * titleLines.length : 12;
+      var top = titleLines.length ? 12 + 18 * k * titleLines.length : 12;
       var sx = function (v) { return left + (v - xr[0]) / (xr[1] - xr[0]) * (width - left - right); };
       var sy = function (v) { return height - bottom - (v - yr[0]) / (yr[1] - yr[0]) * (height - top - bottom); };
       var chart = shape("svg", {width: width, height: height, role: "img",
                                 "aria-label": data.alt, "class": "live-svg"});
       if (titleLines.length) {
-        var t = shape("text", {x: left, y: 18, "class": "live-title"}, chart);
+        var t = shape("text", {x: left, y: 18 * k, "class": "live-title"}, chart);
         titleLines.forEach(function (line, i) {
-          shape("tspan", {x: left, dy: i ? 18 : 0}, t).textContent = line;
+          shape("tspan", {x: left, dy: i ? 18 * k : 0}, t).textContent = line;
         });
       }
       var xt = ticks(xr[0], xr[1], width < 500 ? 4 : 7), yt = ticks(yr[0], yr[1], 5);
       yt.values.forEach(function (v) {
         shape("line", {x1: left, x2: width - right, y1: sy(v), y2: sy(v), "class": "live-grid"}, chart);
-        var l = shape("text", {x: left - 6, y: sy(v) + 4, "text-anchor": "end"}, chart);
+        var l = shape("text", {x: left - 6, y: sy(v) + 4 * k, "text-anchor": "end"}, chart);
         l.textContent = label(v, yt.step, data.y_percent, data.decimal);
       });
       xt.values.forEach(function (v) {
-        var l = shape("text", {x: sx(v), y: height - bottom + 17, "text-anchor": "middle"}, chart);
+        var l = shape("text", {x: sx(v), y: height - bottom + 17 * k, "text-anchor": "middle"}, chart);
         l.textContent = label(v, xt.step, data.x_percent, data.decimal);
       });
       shape("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom,
                      "class": "live-axis"}, chart);
       // under the plot, unless the label is wider than the plot: then under the chart
-      var xlFits = textWidth(data.x_label, 400, 13) <= width - left - right;
-      var xl = shape("text", {x: xlFits ? (left + width - right) / 2 : width / 2, y: height - 8,
+      var xlFits = textWidth(data.x_label, 400, 13 * k) <= width - left - right;
+      var xl = shape("text", {x: xlFits ? (left + width - right) / 2 : width / 2, y: height - 8 * k,
                               "text-anchor": "middle", "class": "live-axis-label"}, chart);
       xl.textContent = data.x_label;
-      var yl = shape("text", {x: -(top + height - bottom) / 2, y: 14, "text-anchor": "middle",
+      var yl = shape("text", {x: -(top + height - bottom) / 2, y: 14 * k, "text-anchor": "middle",
                               transform: "rotate(-90)", "class": "live-axis-label"}, chart);
       yl.textContent = data.y_label;
       data.series.forEach(function (s) {
@@ -253,7 +256,9 @@
        phone's time on a long page: issue 29). */
     return {
       measure: function () {
-        fontFamily = getComputedStyle(figure).fontFamily || "sans-serif";
+        var style = getComputedStyle(figure);
+        fontFamily = style.fontFamily || "sans-serif";
+        k = parseFloat(style.getPropertyValue("--live-chart-scale")) || 1;
         return figure.clientWidth;
       },
       show: function (width) {

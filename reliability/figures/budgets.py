@@ -12,7 +12,7 @@ from .. import _validate
 from ..harness.budget import LengthSample, Outcome, TaskMix
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
-from . import _checks
+from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..i18n import _, N_, translate
@@ -46,9 +46,11 @@ LABELS = (
     N_("low"), N_("high"), N_("closed_form"))
 
 
-def plot_mast(modes, *, title: str):
+def plot_mast(modes, *, title: str, medium: str = "phone"):
     """Horizontal bars: each failure mode's share (``modes`` maps name -> share in [0, 1]),
-    limit-related modes and verification modes coloured, the rest grey."""
+    limit-related modes and verification modes coloured, the rest grey; drawn for
+    ``medium`` (:data:`reliability.figures._media.MEDIA`: two columns on a slide)."""
+    _media.medium(medium)
     _checks.keyed("modes", modes, what="failure mode -> share")
     if not all(isinstance(name, str) for name in modes):
         raise ValueError(f"modes must map failure-mode names (strings) to shares, "
@@ -64,25 +66,35 @@ def plot_mast(modes, *, title: str):
                for n in names]
     # Each mode's name on a line above its bar: fourteen rows read down a phone, and the
     # bars keep the whole width.
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 2.7 + 0.47 * len(names)))
     ranked = order[::-1]                   # the largest share first, at the top
-    ax.barh(np.arange(len(names)) + 0.62, shares[ranked], height=0.42,
-            color=[colours[i] for i in ranked])
-    for row, i in enumerate(ranked):
-        ax.text(0, row + 0.05, wrap(translate(names[i]), FIGURE_WIDTH_IN - 0.7),
-                va="top", ha="left", in_layout=False)
-    ax.set_ylim(len(names) + 0.05, 0)
-    ax.set_yticks([])
-    ax.spines["left"].set_visible(False)
-    percent_axis(ax.xaxis)
-    ax.xaxis.set_major_locator(MaxNLocator(4))
-    ax.set(xlabel=_("share of all annotated failures (MAST)"))
-    set_title(ax, title)
-    ax.grid(axis="y", visible=False)
-    legend_below(ax, [Patch(color=PALETTE[c]) for c in ("vermillion", "blue", "grey")],
-                 [_("a step limit and a stop rule"), _("the verification layer"),
-                  _("other modes")])
-    finish(fig)
+    columns = _media.panels(medium, ranked)  # a slide: the ranking in two columns
+    fig, axes = _media.subplots(medium, len(columns), 1,
+                                height=2.7 + 0.47 * len(names), squeeze=False,
+                                **({} if len(columns) == 1 else {"sharex": True}))
+    for ax, column in zip(axes.flat, columns):
+        ax.barh(np.arange(len(column)) + 0.62, shares[column], height=0.42,
+                color=[colours[i] for i in column])
+        for row, i in enumerate(column):
+            ax.text(0, row + 0.05, wrap(translate(names[i]),
+                                        _media.width(medium) / len(columns) - 0.7),
+                    va="top", ha="left", in_layout=False)
+        ax.set_ylim(len(columns[0]) + 0.05, 0)
+        ax.set_yticks([])
+        ax.spines["left"].set_visible(False)
+        percent_axis(ax.xaxis)
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        ax.set(xlabel=_("share of all annotated failures (MAST)"))
+        if len(columns) == 1:
+            set_title(ax, title)
+        ax.grid(axis="y", visible=False)
+    if len(columns) > 1:
+        fig.suptitle(title)
+    legend = legend_below(
+        axes.flat[0], [Patch(color=PALETTE[c]) for c in ("vermillion", "blue", "grey")],
+        [_("a step limit and a stop rule"), _("the verification layer"),
+         _("other modes")], ncol=_media.columns(medium, 1))
+    finish(fig, **({} if len(columns) == 1 else _media.legend_room(legend)))
+    legend.set_in_layout(True)   # the saved image's bounds take it in
     return fig
 
 

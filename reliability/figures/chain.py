@@ -13,7 +13,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from .. import _validate
-from . import _checks
+from . import _checks, _media
 from ..i18n import N_, Text, _, fill_slots, translate
 from ..notebook import (FIGURE_WIDTH_IN, OUTCOME_COLOURS, PALETTE, fit_text, legend_below,
                         percent_axis)
@@ -105,8 +105,10 @@ def plot_decay(table, *, title: str):
     return fit_text(fig)
 
 
-def plot_horizon(accuracies, *, target: float = 0.5):
-    """Horizon H(p) on a log scale against step accuracy, each ladder rung marked."""
+def plot_horizon(accuracies, *, target: float = 0.5, medium: str = "phone"):
+    """Horizon H(p) on a log scale against step accuracy, each ladder rung marked,
+    drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.array("accuracies", accuracies)
     if not np.all((np.asarray(accuracies) > 0) & (np.asarray(accuracies) < 1)):
         raise ValueError(f"accuracies must lie strictly between 0 and 1 (e.g. 0.99), "
@@ -114,7 +116,7 @@ def plot_horizon(accuracies, *, target: float = 0.5):
     _validate.open_probability("target", target, example="0.5")
     accuracies = np.asarray(accuracies, dtype=float)
     grid = 1 - np.logspace(-4.3, -0.7, 200)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.4), layout="constrained")
+    fig, ax = _media.subplots(medium, height=4.4, layout="constrained")
     ax.plot(1 - grid, [horizon(p, target) for p in grid], color=PALETTE["blue"])
     middle = np.median(accuracies)
     for p in accuracies:

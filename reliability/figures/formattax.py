@@ -15,7 +15,7 @@ from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
 from ..structured import Check
-from . import _checks
+from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..numbers import fmt, interval
@@ -92,9 +92,11 @@ _CELL_GROUPS = {
 }
 
 
-def plot_cells(partition: dict[str, int], *, columns: int = 12):
+def plot_cells(partition: dict[str, int], *, columns: int = 12, medium: str = "phone"):
     """A waffle of the analysed cells, one square per cell, coloured by where its
-    significant effect appears."""
+    significant effect appears; drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.columns("partition", partition, tuple(_CELL_GROUPS),
                     what="dict of cell counts (cell_partition's result)")
     for key in _CELL_GROUPS:
@@ -102,7 +104,7 @@ def plot_cells(partition: dict[str, int], *, columns: int = 12):
     _validate.whole("columns", columns, minimum=1, maximum=10**4)
     codes = np.concatenate([np.full(partition[k], i) for i, k in enumerate(_CELL_GROUPS)])
     rows = int(np.ceil(len(codes) / columns))
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.2))
+    fig, ax = _media.subplots(medium, height=5.2)
     for index, code in enumerate(codes):
         row, col = divmod(index, columns)
         ax.add_patch(plt.Rectangle((col, rows - 1 - row), 0.9, 0.9,

@@ -15,7 +15,7 @@ from ..lab.rig import StageMirror
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
 from ..stats import wilson_interval
-from . import _checks
+from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..i18n import N_, NP_, _, pgettext, translate
@@ -106,19 +106,11 @@ def ladder_table(rows) -> list[dict]:
     return table
 
 
-def plot_ladder(rows, *, title: str):
-    """One row per failure class: baseline, mismatched and matched arm, with Wilson bars
-    and how often the arm's guardrail fired."""
-    _ladder_rows(rows)
-    _validate.text("title", title)
-    # Each failure's name, then each arm's bar under a line naming it (and how often its
-    # guardrail fired): the bars keep the whole width of a phone. In units of 0.25 in.
-    notes = sum((1 + (role != "baseline")) for unused in rows
-                for role in ("baseline", "mismatched", "matched"))   # lines, at most
-    units = len(rows) * 1.2 + notes * 0.9 + len(rows) * 3 * 1.15
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.25 * units + 3.0))
+def _ladder_panel(ax, rows: list, width: float, *, first: bool) -> None:
+    """The failures ``rows`` (name, row) down ``ax``, each arm's note wrapped to
+    ``width`` inches; the arms are labelled for the legend in the ``first`` panel."""
     y = 0.0
-    for i, (failure, row) in enumerate(rows.items()):
+    for i, (failure, row) in enumerate(rows):
         ax.text(0, y, translate(failure), va="top", ha="left", fontweight="bold",
                 in_layout=False)
         y += 1.1
@@ -129,12 +121,12 @@ def plot_ladder(rows, *, title: str):
                 name = row[f"{role}_name"]
                 note += " — " + _("{name}: fired {count}x").format(
                     name=_guardrail_label(name), count=arm.fired[name])
-            note = wrap(note, FIGURE_WIDTH_IN - 0.7)
+            note = wrap(note, width)
             ax.text(0, y, note, va="top", ha="left", in_layout=False)
             bar = y + 0.9 * (note.count("\n") + 1) + 0.5
             rate, below, above = _bar(arm)
             ax.barh(bar, rate, color=_ARM_COLOURS[role], height=0.85,
-                    label=pgettext("arm", role) if i == 0 else None)
+                    label=pgettext("arm", role) if i == 0 and first else None)
             ax.errorbar(rate, bar, xerr=[[below], [above]], fmt="none",
                         color="black", capsize=2, lw=1)
             y = bar + 0.65
@@ -142,13 +134,39 @@ def plot_ladder(rows, *, title: str):
     ax.set_ylim(y, -0.1)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
-    ax.set(xlim=(0, 1),
-           xlabel=_("share of runs graded PASS by the oracle (95% Wilson interval)"))
-    set_title(ax, title)
-    percent_axis(ax.xaxis)
-    legend_below(ax)
-    ax.grid(axis="y", visible=False)
-    finish(fig)
+
+
+def plot_ladder(rows, *, title: str, medium: str = "phone"):
+    """One row per failure class: baseline, mismatched and matched arm, with Wilson bars
+    and how often the arm's guardrail fired; drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`: the failures in two columns on a
+    slide)."""
+    _media.medium(medium)
+    _ladder_rows(rows)
+    _validate.text("title", title)
+    # Each failure's name, then each arm's bar under a line naming it (and how often its
+    # guardrail fired): the bars keep the whole width of a phone. In units of 0.25 in.
+    notes = sum((1 + (role != "baseline")) for unused in rows
+                for role in ("baseline", "mismatched", "matched"))   # lines, at most
+    units = len(rows) * 1.2 + notes * 0.9 + len(rows) * 3 * 1.15
+    columns = _media.panels(medium, list(rows.items()))
+    fig, axes = _media.subplots(medium, len(columns), 1, height=0.25 * units + 3.0,
+                                squeeze=False)
+    for ax, column in zip(axes.flat, columns):
+        _ladder_panel(ax, column, _media.width(medium) / len(columns) - 0.7,
+                      first=column is columns[0])
+        ax.set(xlim=(0, 1), xlabel=_(
+            "share of runs graded PASS by the oracle (95% Wilson interval)"))
+        if len(columns) == 1:
+            set_title(ax, title)
+        percent_axis(ax.xaxis)
+    if len(columns) > 1:
+        fig.suptitle(title)
+    legend = legend_below(axes.flat[0], ncol=_media.columns(medium, 1))
+    for ax in axes.flat:
+        ax.grid(axis="y", visible=False)
+    finish(fig, **({} if len(columns) == 1 else _media.legend_room(legend)))
+    legend.set_in_layout(True)   # the saved image's bounds take it in
     return fig
 
 

@@ -14,7 +14,7 @@ from ..harness.traffic import DayReport
 from ..i18n import N_, Text, _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
-from . import _checks
+from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..numbers import counted, fmt
 
@@ -71,12 +71,16 @@ def _window(without, with_breaker, start, end, width) -> None:
     _validate.real("width", width, above=0.0, maximum=end - start)
 
 
-def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25):
+def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25,
+                medium: str = "phone"):
     """Two stacked-area panels: who answered, per quarter hour, without and with a breaker.
     The outage window is shaded. Panel titles count what the chapter's table counts: the
-    day's worker-hours waiting and the calls to the primary while it was down."""
+    day's worker-hours waiting and the calls to the primary while it was down. Stacked
+    on a phone, side by side on a slide (``medium``,
+    :data:`reliability.figures._media.MEDIA`)."""
     _window(without, with_breaker, start, end, width)
-    fig, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.4), sharex=True)
+    _media.medium(medium)
+    fig, axes = _media.subplots(medium, 2, 1, height=8.4, sharex=True)
     s = without.scenario
     for ax, report, label in ((axes[0], without, _("retries only")),
                               (axes[1], with_breaker, _("retries + circuit breaker"))):
@@ -92,14 +96,17 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
         if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
             ax.text(0.5, 0.5, _("no requests in this window"), transform=ax.transAxes,
                     ha="center", va="center")
-    axes[1].set_xlabel(_("hour of the day (shaded: the primary is down)"))
+    beside = _media.medium(medium).side_by_side   # then each panel has its own hours
+    for ax in axes if beside else axes[1:]:
+        ax.set_xlabel(_("hour of the day (shaded: the primary is down)"))
     handles, labels = axes[0].get_legend_handles_labels()
-    legend_below(axes[1], handles, labels)
+    legend = legend_below(axes[1], handles, labels, ncol=_media.columns(medium, 1))
     fig.suptitle(_("Simulated day (model, illustrative parameters):") + "\n"
                  + (_("without a breaker the outage burns the time budget;\n"
                       "with one, the other provider answers") if s.outage_hours > 0 else
                     _("no outage, so a breaker has nothing to do")))
-    finish(fig)
+    finish(fig, **(_media.legend_room(legend) if beside else {}))
+    legend.set_in_layout(True)   # the saved image's bounds take it in
     return fig
 
 

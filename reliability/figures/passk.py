@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from .. import _validate
-from . import _checks
+from . import _checks, _media
 from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
@@ -77,12 +77,14 @@ def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: 
     return ax
 
 
-def plot_mixes(mixes: dict, *, kmax: int = 8, title: str):
-    """The static version of :func:`draw_mixes`; returns the figure."""
+def plot_mixes(mixes: dict, *, kmax: int = 8, title: str, medium: str = "phone"):
+    """The static version of :func:`draw_mixes`, drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`); returns the figure."""
+    _media.medium(medium)
     _mixes(mixes)
     _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
     _validate.text("title", title)
-    fig = plt.figure(figsize=(FIGURE_WIDTH_IN, 5.0))
+    fig = _media.figure(medium, height=5.0)
     draw_mixes(fig, mixes, kmax=kmax, title=title)
     return fig
 

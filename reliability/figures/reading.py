@@ -11,7 +11,7 @@ from ..i18n import _, fill_slots
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
 from ..reading import ColumnRun, column_scores, simulate_columns, threshold_model
-from . import _checks
+from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..numbers import counted, fmt
@@ -44,18 +44,20 @@ def _bars(ax, runs: dict) -> None:
     ax.set_xlim(0, 1.02)
 
 
-def plot_columns(runs, *, title: str):
+def plot_columns(runs, *, title: str, medium: str = "phone"):
     """Grouped horizontal bars: for each model (``runs`` maps label ->
     :class:`~reliability.reading.ColumnRun`) its simulated Relevance and Irrelevance with
-    95 % Wilson intervals, and the closed-form score as a black tick."""
+    95 % Wilson intervals, and the closed-form score as a black tick; drawn for
+    ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
     runs = _checks.of_kind("runs", runs, ColumnRun, what="model label -> ColumnRun")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.6 + 1.0 * len(runs)))
+    _media.medium(medium)
+    fig, ax = _media.subplots(medium, height=3.6 + 1.0 * len(runs))
     _bars(ax, runs)
     ax.set(xlabel=_("score (bars: 95% Wilson interval; ticks: closed form)"))
     set_title(ax, title)
     ax.grid(axis="y", visible=False)
-    legend_below(ax)
+    legend_below(ax, ncol=_media.columns(medium, 1))
     finish(fig)
     return fig
 

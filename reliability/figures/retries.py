@@ -22,7 +22,7 @@ from matplotlib.lines import Line2D
 import numpy as np
 
 from .. import _validate
-from . import _checks
+from . import _checks, _media
 from ..i18n import N_, _, fill_slots
 from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..workflow import Workflow, ceiling, mean_attempts_interval
@@ -135,18 +135,20 @@ def sweep_frame(attempts, table) -> "pd.DataFrame":
                                  zip(table["attempts_low"], table["attempts_high"])]})
 
 
-def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
+def plot_attempts(attempts, table, *, ceiling_value: float, title: str,
+                  medium: str = "phone"):
     """Top: success against attempts per step (line: closed form; dots: simulated with
     95 % Wilson bars; pale band: the ceiling). Bottom: attempts per run, same convention.
     Stacked, so the figure stays :data:`FIGURE_WIDTH_IN` wide and legible in a phone's
-    column."""
+    column; side by side on a slide (``medium``,
+    :data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.array("attempts", attempts, kind="whole", minimum=1)
     _sweep_table("table", table, len(attempts))
     _validate.probability("ceiling_value", ceiling_value)
     _validate.text("title", title)
     attempts = np.asarray(attempts)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.0),
-                                      layout="constrained")
+    fig, (top, bottom) = _media.subplots(medium, 2, 1, height=8.0, layout="constrained")
     top.axhline(ceiling_value, **_CEILING_STYLE,
                  label=_("ceiling, unlimited attempts ({ceiling:.1%})").format(
                      ceiling=ceiling_value))
@@ -174,7 +176,7 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str):
     ceiling_line = top.get_lines()[0]
     dots = top.errorbar([], [], yerr=[[], []], fmt="o", ms=4, capsize=2,
                          color=PALETTE["black"])   # the legend's key only: no data
-    legend_below(fig, most_columns=1, handles=[
+    legend_below(fig, most_columns=_media.columns(medium, 1), handles=[
         ceiling_line, Line2D([], [], color=PALETTE["black"]), dots],
         labels=[ceiling_line.get_label(), _("closed form"), _("simulated, 95% interval")])
     fig.suptitle(title)

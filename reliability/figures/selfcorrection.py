@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .. import _validate
 from ..i18n import N_, NP_, Text, _, translate
-from ..notebook import FIGURE_WIDTH_IN, PALETTE, TEXT_COLOURS, fit_text, legend_below
+from ..notebook import PALETTE, TEXT_COLOURS, fit_text, legend_below
 from ..selfconditioning import SelfConditioning, TrajectorySimulation
 from ..selfcorrection import (ORACLE, Arbiter, Revision, expected_revisions, fit_rounds,
                               loop_accuracy, simulate_loop)
 from ..stats import newcombe_interval, wilson_interval
-from . import _checks
+from . import _checks, _media
 from ..live import nearest
 from ..numbers import counted, fmt
 
@@ -270,11 +269,13 @@ def rounds_frame(revision: Revision, initial: float, rounds: int, arbiters: dict
 _LOOP_COLOURS = [PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"], PALETTE["purple"]]
 
 
-def plot_rounds(frame: dict, *, title: str):
-    """Lines: closed forms. Dots with bars: simulated accuracy and its 95 % interval."""
+def plot_rounds(frame: dict, *, title: str, medium: str = "phone"):
+    """Lines: closed forms. Dots with bars: simulated accuracy and its 95 % interval.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.table("frame", frame, _ROUNDS_KEYS, what="rounds_frame's result")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6), layout="constrained")
+    fig, ax = _media.subplots(medium, height=5.6, layout="constrained")
     for colour, (label, t) in zip(_LOOP_COLOURS, frame.items()):
         ax.plot(t["round"], t["closed"], color=colour, label=label)
         ax.errorbar(t["round"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
@@ -282,7 +283,7 @@ def plot_rounds(frame: dict, *, title: str):
     ax.set(xlabel=_("rounds of revision"), ylabel=_("share of answers right"), title=title)
     even_percent_axis(ax.yaxis)
     # Under the axes, so it never covers a line, a dot or a tick label.
-    legend_below(fig, most_columns=1,
+    legend_below(fig, most_columns=_media.columns(medium, 1),
                  title=_("lines: closed form; dots: simulated, 95% interval"))
     return fit_text(fig)
 
@@ -335,14 +336,17 @@ def conditioning_frame(models: dict[str, SelfConditioning], steps: int, *, runs:
     return out
 
 
-def plot_conditioning(frame: dict, *, title: str, every: int = 10):
+def plot_conditioning(frame: dict, *, title: str, every: int = 10,
+                      medium: str = "phone"):
     """Per-step accuracy along the trajectory: closed-form lines, simulated dots with
-    95 % intervals (every ``every``-th step, to keep them legible), dashed long-run level."""
+    95 % intervals (every ``every``-th step, to keep them legible), dashed long-run
+    level; drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.table("frame", frame, ("step", "closed", "rate", "low", "high", "floor"),
                   what="conditioning_frame's result")
     _validate.text("title", title)
     _validate.whole("every", every, minimum=1)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6), layout="constrained")
+    fig, ax = _media.subplots(medium, height=5.6, layout="constrained")
     for colour, (label, t) in zip([PALETTE["vermillion"], PALETTE["blue"], PALETTE["green"]],
                                   frame.items()):
         ax.plot(t["step"], t["closed"], color=colour, label=label)
@@ -355,7 +359,8 @@ def plot_conditioning(frame: dict, *, title: str, every: int = 10):
            title=title)
     even_percent_axis(ax.yaxis)
     legend_below(fig, title=_("lines: expected; dots: simulated, 95% interval;\n"
-                              "dashed: long-run level"))
+                              "dashed: long-run level"),
+                 most_columns=_media.columns(medium, 2))
     return fit_text(fig)
 
 

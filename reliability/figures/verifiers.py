@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _validate, judge
 from ..i18n import N_, Text, _, fill_slots
-from . import _checks
+from . import _checks, _media
 from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
 from ..workflow import Verifier, Workflow
 from ..live import nearest
@@ -92,14 +92,16 @@ def tradeoff_grid(base: Workflow, recalls, false_rejects) -> dict:
             "attempts": attempts}
 
 
-def plot_tradeoff(grid: dict, *, mark: Verifier, title: str):
+def plot_tradeoff(grid: dict, *, mark: Verifier, title: str, medium: str = "phone"):
     """Two contour maps over (false rejection, recall): success (top), attempts per run
-    (bottom), closed forms; ``mark`` is drawn as a point on both."""
+    (bottom), closed forms; ``mark`` is drawn as a point on both. Drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`: side by side on a slide)."""
+    _media.medium(medium)
     _checks.columns("grid", grid, _GRID_KEYS, what="tradeoff_grid result")
     _verifier("mark", mark)
     _validate.text("title", title)
     # Stacked, not side by side: two maps abreast would shrink their text on a phone.
-    fig, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 9.0), layout="constrained")
+    fig, axes = _media.subplots(medium, 2, 1, height=9.0, layout="constrained")
     x, y = grid["false_reject"], grid["recall"]
     # Success is a share, so its colour scale is pinned to [0, 1]; attempts use their range,
     # or one band around their value when every verifier costs the same (say error = 1).

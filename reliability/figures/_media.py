@@ -1,0 +1,116 @@
+"""Where a figure is shown, and what that asks of its layout: a figure function takes
+``medium=`` (a key of :data:`MEDIA`) and draws the same data for that medium, its size,
+its panels and its legend chosen here, never by a second copy of the function.
+
+* ``"phone"`` (the default, and what a chapter stores): :data:`FIGURE_WIDTH_IN` wide at
+  the function's own height, panels stacked, so that 12.5-pt text still shows 13 CSS px
+  in a phone's 358-px column.
+* ``"slide"``: a 2:1 figure for the area under a 1280 x 720 slide's heading (shown about
+  1,180 x 590 px, bookbuild/slides.py), panels side by side and the legend in more
+  columns, so that the same 12.5-pt text shows over 20 px from the back of a room.
+
+A new medium (the PDF's page) is one more entry of :data:`MEDIA`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+
+from ..notebook import FIGURE_WIDTH_IN
+
+__all__ = ["Medium", "MEDIA", "medium", "size", "width", "figure", "subplots",
+           "columns", "panels", "legend_room"]
+
+
+@dataclass(frozen=True)
+class Medium:
+    """How figures are drawn for one place they are shown.
+
+    ``width_in`` and ``height_in``: the figure's size in inches (None: the function's
+    own, as it draws for a phone); ``side_by_side``: panels a phone stacks in one
+    column are laid out in one row instead; ``legend_columns``: the most columns a
+    legend under the panels may take (None: the function's own)."""
+
+    name: str
+    width_in: float | None = None
+    height_in: float | None = None
+    side_by_side: bool = False
+    legend_columns: int | None = None
+
+
+#: The media a figure function draws for, by the name its ``medium`` argument takes.
+MEDIA = {
+    "phone": Medium("phone"),
+    "slide": Medium("slide", width_in=9.0, height_in=4.5, side_by_side=True,
+                    legend_columns=3),
+}
+
+
+def medium(name: str) -> Medium:
+    """The :class:`Medium` called ``name``; a ValueError names the argument and the
+    media there are."""
+    if not isinstance(name, str) or name not in MEDIA:
+        raise ValueError(f"medium must be one of {', '.join(map(repr, MEDIA))} (where "
+                         f"the figure is shown), got {name!r}")
+    return MEDIA[name]
+
+
+def size(name: str, height: float) -> tuple[float, float]:
+    """A figure's size in inches for medium ``name``: a phone's ``(FIGURE_WIDTH_IN,
+    height)``, the function's own height, or the medium's own size."""
+    shown = medium(name)
+    return (FIGURE_WIDTH_IN if shown.width_in is None else shown.width_in,
+            height if shown.height_in is None else shown.height_in)
+
+
+def width(name: str) -> float:
+    """A figure's width in inches for medium ``name``."""
+    return size(name, 1.0)[0]
+
+
+def figure(name: str, *, height: float, **kwargs):
+    """``plt.figure`` at medium ``name``'s :func:`size`."""
+    return plt.figure(figsize=size(name, height), **kwargs)
+
+
+def subplots(name: str, nrows: int = 1, ncols: int = 1, *, height: float, **kwargs):
+    """``plt.subplots`` for medium ``name``: a phone's ``(FIGURE_WIDTH_IN, height)``
+    figure with ``nrows`` x ``ncols`` panels exactly as the function asks, or the
+    medium's size, with stacked panels put side by side where the medium wants."""
+    if medium(name).side_by_side and ncols == 1 and nrows > 1:
+        nrows, ncols = 1, nrows
+    return plt.subplots(nrows, ncols, figsize=size(name, height), **kwargs)
+
+
+def columns(name: str, most: int) -> int:
+    """The most legend columns for medium ``name``, the function asking ``most``."""
+    shown = medium(name)
+    return most if shown.legend_columns is None else max(most, shown.legend_columns)
+
+
+def panels(name: str, items: list) -> list[list]:
+    """``items`` (the rows a phone stacks in one column) as the panels medium ``name``
+    lays side by side: one panel on a phone, two halves on a slide (the first the
+    longer)."""
+    items = list(items)
+    if not medium(name).side_by_side or len(items) < 2:
+        return [items]
+    half = (len(items) + 1) // 2
+    return [items[:half], items[half:]]
+
+
+def legend_room(legend) -> dict:
+    """``tight_layout``'s keywords that keep the bottom of the figure for ``legend``, a
+    legend under panels side by side (as ``_layout.legend_below`` puts it): laid out
+    with its panel, it counted as that panel's own and squeezed the panels aside. Put
+    it back in the layout after ``tight_layout``, or a saved image leaves it out."""
+    fig = legend.figure
+    legend.set_in_layout(False)
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height
+    return {"rect": (0, height / fig.bbox.height + 0.03, 1, 1)}

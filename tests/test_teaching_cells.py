@@ -224,6 +224,37 @@ def test_a_block_quotes_the_cells_numbers_of_a_unit_the_cell_prints(
             f"prints {[n[0] for n in same_unit]} {unit}")
 
 
+#: The quantities a block's notes and its teaching cell both show, by glue key: the
+#: cell must print each at the value the chapter glues (the cell computes it at the
+#: chapter's settings), so the notes and the next slide cannot differ (chapter 5's cell
+#: once ran five rounds where the notes quoted six; chapter 7's used another seed).
+SHARED = {
+    "chain": ("ch1_p", "ch1_ten", "ch1_thirty", "ch1_h0", "ch1_h1", "ch1_h2"),
+    "retries": ("ch2_success", "ch2_ceiling"),
+    "passk": ("ch4_retail1", "ch4_split8"),
+    "selfcorrection": ("ch5_intr_k", "ch5_arb_k"),
+    "verifier": ("ch3_alone10", "ch3_ten"),
+    "budgets": ("ch7_hit",),
+    "ladder": ("ch8_wait_without", "ch8_wait_with", "ch8_calls_without",
+               "ch8_calls_with"),
+    "format": ("ch6_a_free", "ch6_a_grammar"),
+    "lab": ("ch9_gap_transient", "ch9_gap_malformed"),
+    "reading": ("ch10_rel_cases", "ch10_never_rel"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("block", sorted(SHARED))
+def test_the_cell_prints_the_chapters_value_of_each_shared_quantity(
+        fresh_runs, block, language):
+    printed = numbers_in(_printed(fresh_runs, block, language), language)
+    glued = teacher_page.plan_numbers()[KEYS[block].chapter]
+    wrong = [f"{key} = {glued[key]}" for key in SHARED[block]
+             if not _agrees(float(glued[key]), 0.0, printed)]
+    assert not wrong, (f"{block} ({language}): the teaching cell does not print the "
+                       f"chapter's {wrong}; it prints {[n[0] for n in printed]}")
+
+
 def test_the_unit_check_can_fail():
     cell = numbers_in("error recovery vs baseline: +34.0 pp [+27.5, +40.8]", "en")
     notes = numbers_in("Error recovery adds 39 percentage points", "en")

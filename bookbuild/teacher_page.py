@@ -14,19 +14,25 @@ Two things are generated, never written by hand:
   :func:`chapter_minutes`, so a chapter that grows gets a longer estimate.
 
 ``tests/test_teacher_page.py`` fails when either is out of date with the chapters.
+
+The lesson plans in ``book/teaching.md`` (both editions) and the slide decks' speaker
+notes are filled from :data:`IDEAS` with the chapters' glued numbers; the words of an
+answer that compare numbers are checked against them (:data:`CLAIMS`) whenever a plan
+is made.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-from reliability import i18n
+from reliability import claims, horizon, i18n
 from reliability.numbers import glued_text, number
 
 from .catalogs import EDITION, translator
@@ -229,7 +235,14 @@ PLAN_REGION = re.compile(r"<!-- plan-(?P<plan>[\w-]+): begin -->\n.*?<!-- plan-(
                          re.S)
 #: A number in a block's words: ``[[ch5_rw:.1%]]`` is chapter 5's glued ``ch5_rw`` with
 #: the format spec the chapter itself uses for it. Nothing else in a block is a number
-#: except a lesson's or a chapter's own number.
+#: except a lesson's or a chapter's own number. A number with a unit or a noun carries
+#: it in the slot, in the language's plural forms, and the one formatter writes both
+#: (:func:`reliability.numbers.glued_text`): ``[[ch8_wait_with:.1f|worker-hour|worker-hours]]``
+#: reads "2.0 worker-hours", and the Russian catalog's
+#: ``[[ch8_wait_with:.1f|воркер-час|воркер-часа|воркер-часов]]`` «2,0 воркер-часа»; a unit
+#: typed after a slot fails ``tests/test_teaching_cells.py``. A block's numbers are the
+#: ones its chapter's teaching cell prints (at the chapter's settings) or its chapter
+#: glues, and the same test runs each cell alone to compare them.
 SLOT = re.compile(r"\[\[(?P<key>ch(?P<chapter>\d+)_\w+)(?::(?P<spec>[^\]]*))?\]\]")
 
 
@@ -265,20 +278,23 @@ IDEAS = {
            "both ways."),
         N_("At [[ch1_p:.2f]] per step, ten steps succeed [[ch1_ten:.1%]] of the time "
            "and thirty steps [[ch1_thirty:.1%]]. The horizon (half of all chains fail) "
-           "grows from [[ch1_h0:.1f]] steps to [[ch1_h1:.0f]] and then [[ch1_h2:.0f]] as "
+           "grows from [[ch1_h0:.1f|step|steps]] to [[ch1_h1:.0f]] and then "
+           "[[ch1_h2:.0f]] as "
            "the error per step falls fivefold, then tenfold: near the top, each cut of "
            "the error buys as much length again."),
         N_("Guess the horizon for a step that succeeds ninety-nine times in a hundred."),
-        N_("About [[ch1_h1:.0f]] steps: near the top, halving the error rate doubles "
+        N_("About [[ch1_h1:.0f|step|steps]]: near the top, halving the error rate doubles "
            "the horizon.")),
     "retries": Idea(
         N_("What a retry buys"),
         N_("Say what retries fix (visible errors) and what they cannot touch (silent "
            "ones)."),
-        N_("With [[ch2_A]] attempts per step, ten steps succeed [[ch2_success:.1%]] of "
+        N_("With [[ch2_A:d|attempt|attempts]] per step, ten steps succeed "
+           "[[ch2_success:.1%]] of "
            "the time; however many retries, the ceiling a silent error sets is "
            "[[ch2_ceiling:.1%]]."),
-        N_("Many more retries per step: does the chain of [[ch2_n]] steps reach certainty?"),
+        N_("Many more retries per step: does a chain of [[ch2_n:d|step|steps]] reach "
+           "certainty?"),
         N_("No: it stops at the ceiling of [[ch2_ceiling:.1%]], since a silent error "
            "looks like a success and is never retried.")),
     "passk": Idea(
@@ -286,18 +302,22 @@ IDEAS = {
         N_("Tell pass@k from pass^k, and say how many cases a measurement needs."),
         N_("Two agents with the same pass^1: on alike tasks pass^8 is "
            "[[ch4_alike8:.1%]], on split tasks [[ch4_split8:.1%]], "
-           "[[ch4_ratio8:.0f]] times more. On τ-bench retail, pass^1 of [[ch4_retail1:.2f]] "
-           "falls to [[ch4_retail8:.2f]] at pass^8."),
-        N_("An agent solves a retail task in [[ch4_retail1:.0%]] of its runs. How often "
-           "does it solve it eight times in a row?"),
-        N_("Far less often: the measured pass^8 is [[ch4_retail8:.2f]], since runs of "
-           "one task are not independent coin tosses.")),
+           "[[ch4_ratio8:.0f|time|times]] more. On τ-bench retail the paper reports pass^1 "
+           "of [[ch4_retail1:.2f]] falling to [[ch4_retail8:.2f]] at pass^8: published "
+           "numbers, not ones we measured."),
+        N_("Over τ-bench's retail tasks an agent succeeds in [[ch4_retail1:.0%]] of its "
+           "runs. How often does it solve a task eight times in a row?"),
+        N_("Far less often: the paper reports pass^8 of [[ch4_retail8:.2f]], its number, "
+           "not a measurement of ours. Chapter 4 treats the runs of one task as "
+           "independent and puts the fall on how the tasks differ: alike tasks would "
+           "give [[ch4_alike8:.1%]], split tasks [[ch4_split8:.1%]].")),
     "selfcond": Idea(
         N_("Self-conditioning"),
         N_("Explain why the model's own errors in its history raise the error rate, and "
            "why a sliding window helps where a restart from the checkpoint does not."),
         N_("In the chapter's illustrative model, with the full history per-step "
-           "accuracy falls to [[ch5_full_end:.1%]] by step [[ch5_steps]]; a window of the last [[ch5_window]] steps holds it near "
+           "accuracy falls to [[ch5_full_end:.1%]] by step [[ch5_steps]]; a window of the "
+           "last [[ch5_window:d|step|steps]] holds it near "
            "[[ch5_win_floor:.1%]]. Resumed from the checkpoint, the run gets "
            "[[ch5_resumed:.1%]] of first new steps right; rebuilt with a clean context, "
            "[[ch5_rebuilt:.1%]]. Lesson 14: trimming the history is a cure, not only a "
@@ -312,10 +332,10 @@ IDEAS = {
            "outside arbiter changes."),
         N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
            "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
-           "[[ch5_end:.1%]]. After [[ch5_rounds]] rounds intrinsic revision sits at "
+           "[[ch5_end:.1%]]. After [[ch5_rounds:d|round|rounds]] intrinsic revision sits at "
            "[[ch5_intr_k:.1%]]; an arbiter lifts it to [[ch5_arb_k:.1%]] for "
-           "[[ch5_calls:.2f]] revision calls a question. Lesson 15 left the number of self-check attempts "
-           "open: without an outside arbiter it is zero."),
+           "[[ch5_calls:.2f|revision call|revision calls]] a question. Lesson 15 left the "
+           "number of self-check attempts open: without an outside arbiter it is zero."),
         N_("The model is asked to check its answers. Will accuracy rise?"),
         N_("Not without an outside signal: it moves from [[ch5_start:.1%]] to "
            "[[ch5_end:.1%]], and costs more calls.")),
@@ -327,8 +347,9 @@ IDEAS = {
         N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
            "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
            "[[ch5_end:.1%]]. Self-conditioning in one sentence: the model's own errors "
-           "in its history invite more; a sliding window of the last [[ch5_window]] "
-           "steps helps (lesson 14), a restart from the checkpoint does not (lesson 13)."),
+           "in its history invite more; a sliding window of the last "
+           "[[ch5_window:d|step|steps]] helps (lesson 14), a restart from the checkpoint "
+           "does not (lesson 13)."),
         N_("The model is asked to check its answers. Will accuracy rise?"),
         N_("Not without an outside signal: it moves from [[ch5_start:.1%]] to "
            "[[ch5_end:.1%]], and costs more calls.")),
@@ -339,11 +360,13 @@ IDEAS = {
         N_("A verifier with recall [[ch3_d:.0%]] and [[ch3_f:.0%]] false rejection "
            "lifts a ten-step chain from [[ch3_alone10:.1%]] to [[ch3_ten:.1%]]. In MAST, "
            "incorrect verification is [[ch3_mast_wrong:.1%]] of failures, missing "
-           "verification [[ch3_mast_missing:.1%]]: a wrong check is more common than "
-           "none. Lesson 15's validator takes a new role: the arbiter."),
+           "verification [[ch3_mast_missing:.1%]]; the source gives no interval, so a "
+           "wrong check is as common a failure as none, not a rare one. Lesson 15's "
+           "validator takes a new role: the arbiter."),
         N_("Why not let a second model judge the refund?"),
-        N_("It errs where the generator errs: a wrong check ([[ch3_mast_wrong:.1%]]) "
-           "is more common than no check ([[ch3_mast_missing:.1%]]).")),
+        N_("It errs where the generator errs, and in MAST a wrong check "
+           "([[ch3_mast_wrong:.1%]] of failures) is as common as no check "
+           "([[ch3_mast_missing:.1%]]).")),
     "budgets": Idea(
         N_("Budgets and loops"),
         N_("Set four budgets per task, exit with a partial result, and tell a loop from "
@@ -351,7 +374,7 @@ IDEAS = {
         N_("In the MAST failure shares, step repetition is [[ch7_repetition:.1%]] and "
            "unaware termination [[ch7_termination:.1%]]: limits address "
            "[[ch7_limits_share:.1%]] of failures, verification [[ch7_verif_total:.1%]]. "
-           "With a limit of [[ch7_limit]] steps, [[ch7_hit:.1%]] of tasks hit it. "
+           "With a limit of [[ch7_limit:d|step|steps]], [[ch7_hit:.1%]] of tasks hit it. "
            "Nobody has measured the right limit; lesson 13's recursion limit is a "
            "default, not a measurement."),
         N_("Which share of the MAST failures could step limits and a loop detector "
@@ -362,15 +385,19 @@ IDEAS = {
         N_("The degradation ladder"),
         N_("Place the rungs and triggers of a degradation ladder, show what a breaker "
            "does in an outage, and tell cascade from fallback."),
-        N_("In the outage, waiting per request falls from [[ch8_wait_without:.1f]] s "
-           "without a breaker to [[ch8_wait_with:.1f]] s with one, and calls to the "
-           "dead model from [[ch8_calls_without:,d]] to [[ch8_calls_with:,d]]. Cascade is "
-           "not fallback: a cascade routes up by difficulty, and [[ch8_up_open:.1%]] of "
+        N_("In the outage, the workers' waiting over the simulated day falls from "
+           "[[ch8_wait_without:.1f|worker-hour|worker-hours]] without a breaker to "
+           "[[ch8_wait_with:.1f|worker-hour|worker-hours]] with one, and calls to the "
+           "dead model from [[ch8_calls_without:,d]] to "
+           "[[ch8_calls_with:,d|call|calls]]. Cascade is not fallback: a cascade routes "
+           "up by difficulty, and [[ch8_up_open:.1%]] of "
            "open-dialogue requests go up, [[ch8_up_knowledge:.1%]] of knowledge ones."),
         N_("The fallback works and availability is perfect. What could still be "
            "wrong?"),
         N_("Traffic can slide to a lower rung and stay there: the rules' share grew "
-           "from [[ch8_rules_before:.2%]] to [[ch8_rules_after:.1%]] with no alert.")),
+           "from [[ch8_rules_before:.2%]] to [[ch8_rules_after:.1%]] while every answer "
+           "still came back. A health check sees nothing; the counter on each rung "
+           "alerts on day [[ch8_alert_day:.0f]].")),
     "format": Idea(
         N_("The format tax"),
         N_("Say where the format tax is paid and how the two-turn cure works."),
@@ -387,12 +414,13 @@ IDEAS = {
         N_("The ablation lab"),
         N_("Match each failure with the guardrail that meets it, with an interval on "
            "every gap and a null reported as a null."),
-        N_("Error recovery adds [[ch9_gap_transient:.0f]] percentage points on injected "
-           "server errors, the retry nudge [[ch9_gap_malformed:.0f]] on malformed "
-           "output; the mismatched guardrails give [[ch9_nulls]] nulls out of four, "
-           "reported as nulls."),
-        N_("Retries against a model that returns malformed JSON: what gap do you "
-           "expect?"),
+        N_("Error recovery adds [[ch9_gap_transient:.0f|percentage point|percentage "
+           "points]] on injected server errors, the retry nudge "
+           "[[ch9_gap_malformed:.0f|percentage point|percentage points]] on malformed "
+           "calls; the mismatched guardrails give [[ch9_nulls:d|null|nulls]] out of "
+           "four, reported as nulls."),
+        N_("Error recovery (retrying a failed call) against a model that sends "
+           "malformed calls: what gap do you expect?"),
         N_("None worth naming: a wrong guardrail gives a null, and the lab reports it "
            "with its interval.")),
     "reading": Idea(
@@ -402,8 +430,8 @@ IDEAS = {
         N_("Tool hallucination is several failures (type, timing, usage), each with "
            "its own cure. The same trace gives [[ch10_rate_task:.1%]] averaged per "
            "task and [[ch10_rate_pooled:.1%]] pooled. On a column of "
-           "[[ch10_rel_cases]] cases one flipped case moves the score by "
-           "[[ch10_step:.2f]] points."),
+           "[[ch10_rel_cases:d|case|cases]] one flipped case moves the score by "
+           "[[ch10_step:.2f|percentage point|percentage points]]."),
         N_("A model never calls a tool it should not. What do you ask first?"),
         N_("The paired column: a model that never calls any tool scores perfectly on "
            "abstention and [[ch10_never_rel:.0%]] where a call is needed.")),
@@ -416,6 +444,86 @@ IDEAS = {
            "what number would show it works?"),
         N_("Any answer that names a failure, its guardrail and a counter beside it.")),
 }
+
+#: The words in a block that say how its numbers compare ("falls", "far less often",
+#: "as common as"), each with the test the chapters' glued values must pass: a plan is
+#: made only when every one holds (:func:`check_claims`, with reliability.claims), so an
+#: answer cannot say more than the chapters' numbers at their defaults do. ``v(key)``
+#: is a glued value as a number.
+CLAIMS = {
+    "chain": (
+        ("the horizon grows as the error per step falls",
+         lambda v: v("ch1_h0") < v("ch1_h1") < v("ch1_h2")),
+        ("near the top, halving the error rate doubles the horizon",
+         lambda v: abs(horizon(0.995) / horizon(0.99) - 2) < 0.05)),
+    "retries": (
+        ("however many retries, success stops at the ceiling a silent error sets",
+         lambda v: v("ch2_success") <= v("ch2_ceiling") < 1),),
+    "passk": (
+        ("pass^8 is far less often than pass^1: under half of it",
+         lambda v: v("ch4_retail8") < v("ch4_retail1") / 2),
+        ("split tasks give a higher pass^8 than alike ones, by the stated ratio",
+         lambda v: v("ch4_split8") > v("ch4_alike8") and abs(
+             v("ch4_ratio8") - v("ch4_split8") / v("ch4_alike8")) < 0.01)),
+    "selfcond": (
+        ("a window holds per-step accuracy above the full history's",
+         lambda v: v("ch5_win_floor") > v("ch5_full_end")),
+        ("a clean context helps where the restart from the checkpoint does not",
+         lambda v: v("ch5_rebuilt") > v("ch5_resumed"))),
+    "selfcorrection": (
+        ("without an outside signal, revision does not raise accuracy",
+         lambda v: v("ch5_end") <= v("ch5_start")),
+        ("an arbiter lifts what intrinsic revision leaves",
+         lambda v: v("ch5_arb_k") > v("ch5_intr_k"))),
+    "revision": (
+        ("without an outside signal, revision does not raise accuracy",
+         lambda v: v("ch5_end") <= v("ch5_start")),),
+    "verifier": (
+        ("the verifier lifts the ten-step chain",
+         lambda v: v("ch3_ten") > v("ch3_alone10")),
+        # the source gives no interval: "as common" is what the two shares allow
+        # (neither is half as large again as the other); "more common" is not
+        ("a wrong check is as common as no check (MAST, no interval given)",
+         lambda v: max(v("ch3_mast_wrong"), v("ch3_mast_missing"))
+         <= 1.5 * min(v("ch3_mast_wrong"), v("ch3_mast_missing")))),
+    "budgets": (
+        ("limits address repetition and unaware termination together",
+         lambda v: abs(v("ch7_limits_share") - v("ch7_repetition")
+                       - v("ch7_termination")) < 0.0015),),
+    "ladder": (
+        ("waiting and calls to the dead model fall with a breaker",
+         lambda v: v("ch8_wait_with") < v("ch8_wait_without")
+         and v("ch8_calls_with") < v("ch8_calls_without")),
+        ("the rules' share grew (the two weeks' 95% intervals do not overlap)",
+         lambda v: v("ch8_rules_after_low") > v("ch8_rules_before_high")),
+        ("the counter on each rung alerts (on a day of the four weeks)",
+         lambda v: math.isfinite(v("ch8_alert_day")))),
+    "format": (
+        ("accuracy falls under the grammar",
+         lambda v: v("ch6_a_grammar") < v("ch6_a_free")),
+        ("the loss is paid in the prompt more than in the decoder",
+         lambda v: v("ch6_share_prompt") > v("ch6_share_decoder"))),
+    "lab": (
+        ("each matched guardrail adds, every mismatched one gives a null",
+         lambda v: v("ch9_gap_transient") > 0 and v("ch9_gap_malformed") > 0
+         and v("ch9_nulls") == 4),),
+}
+
+
+def check_claims(block: str, numbers: dict[int, dict]) -> None:
+    """Raise :class:`reliability.claims.ClaimFailed` when the chapters' glued numbers
+    contradict a comparing word of ``block`` (:data:`CLAIMS`)."""
+    def value(key: str) -> float:
+        chapter = int(re.match(r"ch(\d+)_", key)[1])
+        text = numbers.get(chapter, {}).get(key)
+        if text is None:
+            raise ValueError(f"the lesson plan's claims cite {key!r}, which no stored "
+                             "output of its chapter glues")
+        return float(text)   # a glued number, as myst-nb stores it ("nan" too)
+
+    for claim, holds in CLAIMS.get(block, ()):
+        claims.check(f"{block}: {claim}", bool(holds(value)))
+
 
 #: Each plan's blocks, in the order and with the minutes of its timetable.
 PLANS = {
@@ -461,6 +569,7 @@ def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> st
     out = []
     for index, (minutes, name) in enumerate(PLANS[plan], 1):
         idea = IDEAS[name]
+        check_claims(name, numbers)
         text = {field: fill_numbers(_(getattr(idea, field)), numbers, language)
                 for field in ("objective", "points", "question", "answer")}
         minute = _("{minutes} min").format(minutes=minutes)

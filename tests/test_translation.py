@@ -109,7 +109,9 @@ def markup(text: str) -> list:
             # (reliability.numbers.glued_text)
             body = body.split("|")[0]
         kept.append((match["name"], body))
-    kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)) for m in MATHS.findall(text)]
+    # Russian maths writes a decimal comma as TeX spells it, ``0{,}5`` for ``0.5``
+    kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)).replace("{,}", ".")
+             for m in MATHS.findall(text)]
     # A directive's fence, name and label stay; an admonition's or dropdown's title is
     # words, and is translated.
     kept += [re.sub(r"^((?:`{3,}|:{3,})\{(?:admonition|dropdown)\}).*", r"\1", line.strip())
@@ -296,6 +298,26 @@ def test_the_russian_outputs_are_in_russian(path):
     assert not english, f"{path.name} prints English:\n" + "\n".join(english[:12])
 
 
+#: An interval printed with a comma between Russian decimals: «[38,1, 53,2]» reads as
+#: three numbers. reliability.numbers.interval writes «[38,1; 53,2]».
+_COMMA_INTERVAL = re.compile(r"\[\s*[-+]?[\d\u00a0 ]*\d,\d+\s*%?\s*,\s")
+
+
+@pytest.mark.parametrize("path", RUSSIAN_OUTPUTS, ids=[p.stem for p in RUSSIAN_OUTPUTS])
+def test_a_russian_interval_parts_its_bounds_with_a_semicolon(path):
+    wrong = [f"cell {number}: {line[:90]}"
+             for number, line in printed_lines(nbformat.read(str(path), as_version=4))
+             if _COMMA_INTERVAL.search(line)]
+    assert not wrong, f"{path.name} prints an interval with a comma:\n" + "\n".join(wrong)
+
+
+def test_the_interval_check_tells_a_comma_from_a_semicolon():
+    assert _COMMA_INTERVAL.search("[38,1, 53,2]") and _COMMA_INTERVAL.search(
+        "77,5%  [71,7%, 82,8%]") and _COMMA_INTERVAL.search("[ 0,0%,  1,0%]")
+    assert not _COMMA_INTERVAL.search("+46,0 п. п. [+38,1; +53,2]")
+    assert not _COMMA_INTERVAL.search("[19,5%; 26,7%]")
+
+
 def test_the_output_check_finds_english_and_spares_russian():
     cell = nbformat.v4.new_code_cell("print(...)", outputs=[
         nbformat.v4.new_output("stream", name="stdout",
@@ -357,6 +379,9 @@ def test_russian_prose_writes_decimals_with_a_comma(path):
     found = [match.group(0) for text in texts
              for match in re.finditer(r"(?<![\w.\-])\d+\.\d+(?![\w.]*[\-\d])",
                                       _russian_prose(text))]
+    # and its maths too: «$p = 0{,}99$», not «$p = 0.99$»
+    found += [formula for text in texts for formula in MATHS.findall(text)
+              if re.search(r"\d\.\d", formula)]
     assert found == [], f"{path.name} writes decimals with a point: {found}"
 
 

@@ -124,7 +124,7 @@ def plot_horizon(accuracies, *, target: float = 0.5):
         # for the better half of the rungs, below-right for the rest, which would run
         # into the tick labels on the left.
         left = p > middle
-        ax.annotate(_("p = {p:g}: {h:,.0f} steps").format(p=p, h=h), (1 - p, h),
+        ax.annotate(_("p = {p:g}: {h:,.1f} steps").format(p=p, h=h), (1 - p, h),
                     textcoords="offset points",
                     xytext=(-10, 4) if left else (10, -14), ha="right" if left else "left")
     ax.set_xscale("log")

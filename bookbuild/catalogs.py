@@ -85,7 +85,10 @@ def english_pages() -> list[str]:
 EXTENSION_WORDS = {"nb_code_prompt_show": "Show code cell {type}",
                    "nb_code_prompt_hide": "Hide code cell {type}",
                    "togglebutton_hint": "Click to show",
-                   "togglebutton_hint_hide": "Click to hide"}
+                   "togglebutton_hint_hide": "Click to hide",
+                   # the footer's date: Sphinx's default, which Russian reads
+                   # «дек. 06, 2026»; the Russian catalog gives the date as Russian writes it
+                   "html_last_updated_fmt": "%b %d, %Y"}
 
 
 def toc_messages() -> list[str]:

@@ -119,13 +119,22 @@ def points(difference, digits: int = 1, *, sign: bool = True) -> str:
     return _("{value} pp").format(value=value)
 
 
-def interval(low, high, format_spec: str = ".1%") -> str:
+def interval(low, high, format_spec: str = ".1%", *, width: int = 0) -> str:
     """An interval ``[low, high]``, each bound written by :func:`fmt` with
     ``format_spec``: ``[30.0%, 58.0%]``; in Russian the bounds are parted by a
-    semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]»."""
+    semicolon, since the comma is the decimal sign: «[30,0%; 58,0%]». ``width``
+    (0 to 40 characters) right-aligns each bound, so that a column of intervals lines
+    up: ``interval(0.0, 0.01, width=5)`` is ``[ 0.0%,  1.0%]``. A page prints every
+    interval through this function, never with its own brackets and comma.
+
+    >>> interval(0.3, 0.58)
+    '[30.0%, 58.0%]'
+    """
     format_spec = _validate.text("format_spec", format_spec)
-    return _("[{low}, {high}]").format(low=fmt(_real("low", low), format_spec),
-                                       high=fmt(_real("high", high), format_spec))
+    width = _validate.whole("width", width, minimum=0, maximum=40)
+    return _("[{low}, {high}]").format(
+        low=fmt(_real("low", low), format_spec).rjust(width),
+        high=fmt(_real("high", high), format_spec).rjust(width))
 
 
 def counted(n, *forms: str, format_spec: str | None = None) -> str:

@@ -41,6 +41,9 @@ HALLUCINATION_KINDS = {
     N_("usage"): (N_("usage"), N_("picks the right tool but passes wrong parameters")),
 }
 
+# The label of a call that is none of the kinds, marked so that a page shows it in words.
+_OK_CALL = N_("ok")
+
 #: Labels the chapter's tables show from data/self_refine_baseline.csv (headers and text
 #: cells), marked here so that they reach the catalog.
 DATA_LABELS = (N_("paper"), N_("condition"), N_("calls"), N_("value"), N_("source_kind"),
@@ -89,7 +92,7 @@ def classify_calls(calls, tools) -> tuple:
         elif set(args) != set(tools[tool]):
             labels.append("usage")
         else:
-            labels.append("ok")
+            labels.append(_OK_CALL)
         seen.append(key)
     return tuple(labels)
 

@@ -263,6 +263,14 @@ def test_compare_gap_and_sentence():
     null = compare(base, base)
     assert null.verdict == "null" and "a null" in null.sentence()
     assert " pp [" in gap.sentence() and "%" not in gap.sentence()
+    assert gap.reference in gap.sentence()  # English: the arm's label as it is
+    from reliability import i18n
+    with i18n.language("ru"):
+        russian, base_name = gap.sentence(), i18n.pgettext("arm", "baseline")
+    # the Russian sentence names both arms in Russian, and parts the bounds with «;»
+    assert gap.reference == "baseline" and "baseline" not in russian
+    assert base_name != "baseline" and base_name in russian.split(":")[0]
+    assert "п. п. [" in russian and "; " in russian.split("[")[1]
 
 
 def test_trajectories_write_as_jsonl(tmp_path):

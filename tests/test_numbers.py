@@ -75,6 +75,19 @@ def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
                        "-0,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
 
 
+def test_an_interval_lines_up_in_a_column_and_keeps_its_semicolon():
+    column = [numbers.interval(low, high, width=5) for low, high in ((0.0, 0.01),
+                                                                      (0.195, 0.267))]
+    assert column == ["[ 0.0%,  1.0%]", "[19.5%, 26.7%]"]
+    assert len({len(row) for row in column}) == 1
+    with i18n.language("ru"):
+        assert numbers.interval(0.0, 0.01, width=5) == "[ 0,0%;  1,0%]"
+        assert numbers.interval(0.381, 0.532) == "[38,1%; 53,2%]"
+    for bad in (-1, 41, 2.5, "5"):
+        with pytest.raises(ValueError, match="width"):
+            numbers.interval(0.1, 0.2, width=bad)
+
+
 @pytest.mark.parametrize("value, spec", [
     (0.2412, ".1%"), (2000, ",d"), (6931.1, ",.1f"), (0.99, ".2f"), (12, "d"),
     (-0.0123, "+.1%"), (2.675, ".2f"), (0.125, ".2f"), (1234567.891, ",.2f"), (7, ""),

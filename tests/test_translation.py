@@ -109,7 +109,9 @@ def markup(text: str) -> list:
             # (reliability.numbers.glued_text)
             body = body.split("|")[0]
         kept.append((match["name"], body))
-    kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)) for m in MATHS.findall(text)]
+    # Russian maths writes a decimal comma as TeX spells it, ``0{,}5`` for ``0.5``
+    kept += [re.sub(r"\s+", "", TEXT_IN_MATHS.sub("T", m)).replace("{,}", ".")
+             for m in MATHS.findall(text)]
     # A directive's fence, name and label stay; an admonition's or dropdown's title is
     # words, and is translated.
     kept += [re.sub(r"^((?:`{3,}|:{3,})\{(?:admonition|dropdown)\}).*", r"\1", line.strip())
@@ -296,6 +298,82 @@ def test_the_russian_outputs_are_in_russian(path):
     assert not english, f"{path.name} prints English:\n" + "\n".join(english[:12])
 
 
+def _package_words() -> set[str]:
+    """Single English words the package translates (a msgid of reliability/locale/ru
+    that is one lowercase word, with a Russian msgstr of its own): printed on their own
+    in a Russian output ("baseline", "usage", "traces"), they are a translation the code
+    forgot to ask for. One word slips past english_label, which needs two."""
+    from babel.messages.pofile import read_po
+
+    words = set()
+    for path in sorted((ROOT / "reliability" / "locale" / "ru").glob("*.po")):
+        with open(path, "rb") as handle:
+            for message in read_po(handle):
+                english = message.id if isinstance(message.id, str) else None
+                russian = message.string if isinstance(message.string, str) else ""
+                if english and re.fullmatch(r"[a-z]{2,}", english) and russian \
+                        and russian != english:
+                    words.add(english)
+    return words
+
+
+def _untranslated_words(line: str, words: set[str]) -> list[str]:
+    """The package's English words that stand alone in ``line`` (not part of a name
+    such as order_id or GPT-4o, nor inside a quoted identifier)."""
+    return [word for word in re.findall(r"(?<![\w.\-'\"`])[a-z]{2,}(?![\w\-'\"`])", line)
+            if word in words]
+
+
+#: Words that are names, not English: the answer schema's fields (chapter 6), which the
+#: model writes and the validator quotes as they are.
+_FIELD_NAMES = {"answer", "reasoning", "confidence"}
+#: Lines still waiting for their fix, by chapter and the line's start, each with why.
+_PENDING = {("10_reading_numbers", "labels:"):
+            "exercise 2's solution prints classify_calls' labels raw; it needs said(label) "
+            "as the chapter's own cell has (the exercise cells are another change's)"}
+
+
+@pytest.mark.parametrize("path", RUSSIAN_OUTPUTS, ids=[p.stem for p in RUSSIAN_OUTPUTS])
+def test_the_russian_outputs_leave_no_package_word_in_english(path):
+    """A word the package translates is shown translated in a Russian output: a table
+    cell, a header, a printed label («в порядке», not "ok"; «база», not "baseline")."""
+    words = _package_words() - _FIELD_NAMES
+    pending = tuple(start for chapter, start in _PENDING if chapter == path.stem)
+    found = [f"cell {number}: {word!r} in {line[:80]!r}"
+             for number, line in printed_lines(nbformat.read(str(path), as_version=4))
+             if not (pending and line.startswith(pending))
+             for word in _untranslated_words(line, words)]
+    assert not found, f"{path.name} shows English words:\n" + "\n".join(found[:12])
+
+
+def test_the_word_check_finds_a_lone_english_word():
+    words = _package_words()
+    assert {"baseline", "usage", "timing", "traces"} <= words
+    assert _untranslated_words("+валидация — baseline: +46,0 п. п.", words) == ["baseline"]
+    assert _untranslated_words("refund        order_id          usage", words) == ["usage"]
+    assert _untranslated_words("find_order    order_id          в порядке", words) == []
+
+
+#: An interval printed with a comma between Russian decimals: «[38,1, 53,2]» reads as
+#: three numbers. reliability.numbers.interval writes «[38,1; 53,2]».
+_COMMA_INTERVAL = re.compile(r"\[\s*[-+]?[\d\u00a0 ]*\d,\d+\s*%?\s*,\s")
+
+
+@pytest.mark.parametrize("path", RUSSIAN_OUTPUTS, ids=[p.stem for p in RUSSIAN_OUTPUTS])
+def test_a_russian_interval_parts_its_bounds_with_a_semicolon(path):
+    wrong = [f"cell {number}: {line[:90]}"
+             for number, line in printed_lines(nbformat.read(str(path), as_version=4))
+             if _COMMA_INTERVAL.search(line)]
+    assert not wrong, f"{path.name} prints an interval with a comma:\n" + "\n".join(wrong)
+
+
+def test_the_interval_check_tells_a_comma_from_a_semicolon():
+    assert _COMMA_INTERVAL.search("[38,1, 53,2]") and _COMMA_INTERVAL.search(
+        "77,5%  [71,7%, 82,8%]") and _COMMA_INTERVAL.search("[ 0,0%,  1,0%]")
+    assert not _COMMA_INTERVAL.search("+46,0 п. п. [+38,1; +53,2]")
+    assert not _COMMA_INTERVAL.search("[19,5%; 26,7%]")
+
+
 def test_the_output_check_finds_english_and_spares_russian():
     cell = nbformat.v4.new_code_cell("print(...)", outputs=[
         nbformat.v4.new_output("stream", name="stdout",
@@ -357,6 +435,9 @@ def test_russian_prose_writes_decimals_with_a_comma(path):
     found = [match.group(0) for text in texts
              for match in re.finditer(r"(?<![\w.\-])\d+\.\d+(?![\w.]*[\-\d])",
                                       _russian_prose(text))]
+    # and its maths too: «$p = 0{,}99$», not «$p = 0.99$»
+    found += [formula for text in texts for formula in MATHS.findall(text)
+              if re.search(r"\d\.\d", formula)]
     assert found == [], f"{path.name} writes decimals with a point: {found}"
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.patches import Patch
 
 from .. import _validate
-from ..i18n import N_, _
+from ..i18n import N_, NP_, _, pgettext
 from ..formattax import ORDERS, REGIMES, FieldOrderToy, Generator
 from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
@@ -164,7 +164,8 @@ def spread_table(values) -> "pd.DataFrame":
 
 _SPEAK_SERIES = (("paper", "FRI", "NL", "sky"), ("paper", "JSON-Mode", "NL", "vermillion"),
                  ("paper", "JSON-Schema", "NL", "blue"),
-                 ("rerun", "Structured", "Unstructured", "green"))
+                 ("rerun", NP_("speak condition", "Structured"),
+                  NP_("speak baseline", "Unstructured"), "green"))
 
 
 def speak_freely_deltas(frame):
@@ -179,8 +180,10 @@ def speak_freely_deltas(frame):
     for study, condition, base, unused in _SPEAK_SERIES:
         values = frame[frame["study"] == study].set_index(["setting", "condition"])["value"]
         who = _("paper, gpt-4o-mini") if study == "paper" else _("re-run, Llama-3-8B")
-        rows[_("{condition} vs {base} ({who})").format(condition=condition, base=base,
-                                                       who=who)] = [
+        # the formats' names (FRI, NL) stay; the re-run's words are translated
+        rows[_("{condition} vs {base} ({who})").format(
+            condition=pgettext("speak condition", condition),
+            base=pgettext("speak baseline", base), who=who)] = [
             float(values[(t, condition)] - values[(t, base)]) for t in tasks]
     return pd.DataFrame(rows, index=tasks).T
 

@@ -429,8 +429,9 @@ def plot_explorer(arms: dict, gap):
         ax.bar(i, rate, color=PALETTE["blue" if i else "grey"], width=0.6)
         ax.errorbar(i, rate, yerr=[[below], [above]], fmt="none", color="black", capsize=4)
     slot = (FIGURE_WIDTH_IN - 1.2) / max(len(arms), 1) - 0.1
+    # an arm's label is a key ("baseline"); the tick shows its name («база»)
     names = ["\n".join(wrap(part, slot, size="xtick.labelsize")
-                       for part in name.replace(" + ", "\n+ ").split("\n"))
+                       for part in pgettext("arm", name).replace(" + ", "\n+ ").split("\n"))
              for name in arms]
     fired = [sum(arm.fired.values()) for arm in arms.values()]
     ax.set_xticks(range(len(arms)), [_("{name}\nfired {count}").format(name=n, count=f)

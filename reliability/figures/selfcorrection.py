@@ -34,8 +34,9 @@ _DATA_LABELS = (
     N_('appending "Wait"'), N_("fine-tuning on correction traces"), N_("models evaluated"),
     N_("blind spot rate (own error passed over)"), N_("relative reduction of blind spot"),
     N_("training traces"),
-    # The bench's value cells, as the chapter writes them from value and unit.
-    N_("14 models"), N_("5,306 traces"),
+    # The bench's units, as the chapter writes them after a number (said(unit)): the
+    # Russian is the form a number of five or more takes (14, 5 306).
+    N_("models"), N_("traces"),
     N_("without thinking"), N_("with thinking"), N_("single turn"),
     N_("self-conditioning-like failures"), NP_("confidence", "medium"),
     NP_("confidence", "low"),

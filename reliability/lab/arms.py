@@ -240,7 +240,9 @@ class Gap:
         else:
             sentence = _("{treated} vs {reference}: {span}, the interval contains zero: "
                          "a null")
-        return sentence.format(treated=self.treated, reference=self.reference, span=span)
+        # an arm's label is a key ("baseline"); the reader reads its name («база»)
+        return sentence.format(treated=pgettext("arm", self.treated),
+                               reference=pgettext("arm", self.reference), span=span)
 
 
 def compare(reference: ArmResult, treated: ArmResult, confidence: float = 0.95) -> Gap:

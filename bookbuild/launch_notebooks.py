@@ -455,6 +455,26 @@ def _output_text(output) -> str:
         "output_type") == "execute_result" else ""
 
 
+def solution_cells(nb) -> set[int]:
+    """The indices of a chapter's code cells inside a solution (between
+    ``{solution-start}`` and ``{solution-end}``): folded Markdown in a launch notebook."""
+    inside, found = False, set()
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            for mark in re.findall(r"\{solution-(start|end)\}", cell.source):
+                inside = mark == "start"
+        elif inside:
+            found.add(index)
+    return found
+
+
+def launched_code(nb) -> list[int]:
+    """The indices of a chapter's code cells that its launch notebook runs, in order:
+    all but the web explorer's and the solutions'."""
+    left_out = web_explorer_cells(nb) | solution_cells(nb)
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i not in left_out]
+
+
 # --- the web page's explorer stays on the web page ---------------------------------------
 
 def _names(source: str, context) -> set[str]:

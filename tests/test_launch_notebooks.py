@@ -245,7 +245,8 @@ def test_the_code_is_the_chapters_code(path):
             and launch_notebooks.CHECK_TAG not in c["metadata"].get("tags", [])]
     folded = [_source(c) for c in launched
               if c["metadata"].get(launch_notebooks.SOLUTION_TAG)]
-    solutions = _solution_cells(chapter)
+    solutions = launch_notebooks.solution_cells(chapter)
+    assert code == [chapter.cells[i].source for i in launch_notebooks.launched_code(chapter)]
     assert code == [c.source for i, c in enumerate(chapter.cells) if c.cell_type == "code"
                     and i not in web_only and i not in solutions]
     assert len(folded) == len(solutions)
@@ -253,19 +254,6 @@ def test_the_code_is_the_chapters_code(path):
         assert text.startswith("<details>") and text.rstrip().endswith("</details>")
         assert f"```python\n{chapter.cells[index].source.rstrip()}\n```" in text
     assert all(not c.get("outputs") for c in launched if c["cell_type"] == "code")
-
-
-def _solution_cells(nb) -> set[int]:
-    """The indices of a chapter's code cells inside a solution (between
-    ``{solution-start}`` and ``{solution-end}``)."""
-    inside, found = False, set()
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            for mark in re.findall(r"\{solution-(start|end)\}", cell.source):
-                inside = mark == "start"
-        elif inside:
-            found.add(index)
-    return found
 
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)

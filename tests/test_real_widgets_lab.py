@@ -51,7 +51,10 @@ import json as _json, ipywidgets as _w
 print("SLIDERS " + _json.dumps([
     {"description": x.description, "min": x.min, "max": x.max, "step": x.step,
      "kind": type(x).__name__} for x in list(_w.Widget.widgets.values())
-    if isinstance(x, (_w.IntSlider, _w.FloatSlider, _w.FloatLogSlider))]))
+    if isinstance(x, (_w.IntSlider, _w.FloatSlider, _w.FloatLogSlider))] + [
+    {"description": x.description, "min": 0, "max": len(x.options) - 1, "step": 1,
+     "kind": type(x).__name__} for x in list(_w.Widget.widgets.values())
+    if isinstance(x, _w.SelectionSlider)]))
 '''
 
 _MEASURE_JS = """() => Array.from(document.querySelectorAll('.widget-slider')).map(s => {

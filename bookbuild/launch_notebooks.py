@@ -7,8 +7,11 @@ The chapters are written for Jupyter Book: their prose holds MyST roles and dire
 blocks) that only the book resolves. Binder, Colab and a plain JupyterLab show those as
 raw markup, so the launch and download buttons point at these notebooks instead: the same
 code, the prose with its numbers filled in from the chapter's stored outputs, citations as
-linked text with a reference list, exercises as plain Markdown and every solution folded
-in ``<details>``. Each opens with one short cell that, in Colab only, installs the
+linked text with a reference list, exercises as plain Markdown with a cell that checks
+the student's answer (``reliability.checks``), and every solution, its code and printed
+output included, folded in ``<details>``, so Run All shows no answer. The web page's
+live explorer (an HTML chart that needs no kernel) stays on the web page: the notebook's
+explorer is the chapter's ``ipywidgets`` cell. Each opens with one short cell that, in Colab only, installs the
 package (and what Colab lacks) from the repository named in ``_config.yml``.
 
 They are generated, never edited by hand; ``tests/test_launch_notebooks.py`` fails when
@@ -334,10 +337,10 @@ def _web_sentences() -> dict:
     return module.WEB_SENTENCES
 
 
-#: Sentences written for the web page, rewritten for a notebook, per language: the live
-#: explorer (an HTML output) works in the output of its cell, not "on this page"; the page's
-#: address keeps no setting in a notebook; and there is no rocket button to launch with
-#: (the notebook is already live). ``tests/test_launch_notebooks.py`` fails on any
+#: Sentences written for the web page, rewritten for a notebook, per language: the page's
+#: address keeps no setting in a notebook, and there is no rocket button to launch with
+#: (the notebook is already live). The web explorer's own paragraph is left out whole
+#: (:func:`without_web_explorer`). ``tests/test_launch_notebooks.py`` fails on any
 #: page-only phrase these leave.
 NOTEBOOK_WORDS = {language: [(s.pattern, s.notebook) for s in sentences
                              if s.notebook is not None]
@@ -419,6 +422,7 @@ class Renderer:
         and end in a later one, with code cells between; ``<details>`` cannot span cells,
         so each piece of its prose is folded on its own and its code cells are marked."""
         source = re.sub(r"^\([\w-]+\)=[ \t]*\n", "", source, flags=re.M)  # MyST targets
+        source = without_web_explorer(source, self.chapter.language)
         # A rendered directive is a block of its own: blank lines around it, never more.
         text = FENCE.sub(lambda m: f"\n\n{self.directive(m)}\n\n", source)
         text = notebook_words(self.chapter.prose(text), self.chapter.language)
@@ -436,15 +440,133 @@ class Renderer:
         return cells
 
     def code(self, cell) -> nbformat.NotebookNode:
+        if self.open_solution:
+            return self.solution_code(cell)
         new = nbformat.v4.new_code_cell(cell.source)
         tags = [t for t in cell.metadata.get("tags", []) if t == "parameters"]
         if tags:
             new.metadata["tags"] = tags
-        if self.open_solution:
-            # Inside a solution: the code stays runnable, folded where the front end can.
-            new.metadata["jupyter"] = {"source_hidden": True}
-            new.source = f"# {self.open_solution}\n{cell.source}"
         return new
+
+    def solution_code(self, cell) -> nbformat.NotebookNode:
+        """A solution's code and the chapter's printed output, folded in ``<details>``
+        as the book folds them: Run All never runs it, so no answer shows under an
+        exercise; a student copies the code into a cell to run it."""
+        _ = translator(self.chapter.language, "launch_notebooks")
+        printed = "".join(_output_text(output) for output in cell.get("outputs", []))
+        body = f"```python\n{cell.source.rstrip()}\n```"
+        if printed.strip():
+            body += "\n\n" + _("It prints:") + f"\n\n```\n{printed.rstrip()}\n```"
+        new = nbformat.v4.new_markdown_cell(_details(self.open_solution, body))
+        new.metadata[SOLUTION_TAG] = True
+        return new
+
+
+#: The metadata key of a launch notebook's markdown cell that holds a solution's code.
+SOLUTION_TAG = "solution-code"
+
+
+def _output_text(output) -> str:
+    if output.get("output_type") == "stream":
+        return "".join(output.get("text", ""))
+    return "".join(output.get("data", {}).get("text/plain", "")) + "\n" if output.get(
+        "output_type") == "execute_result" else ""
+
+
+def solution_cells(nb) -> set[int]:
+    """The indices of a chapter's code cells inside a solution (between
+    ``{solution-start}`` and ``{solution-end}``): folded Markdown in a launch notebook."""
+    inside, found = False, set()
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            for mark in re.findall(r"\{solution-(start|end)\}", cell.source):
+                inside = mark == "start"
+        elif inside:
+            found.add(index)
+    return found
+
+
+def launched_code(nb) -> list[int]:
+    """The indices of a chapter's code cells that its launch notebook runs, in order:
+    all but the web explorer's and the solutions'."""
+    left_out = web_explorer_cells(nb) | solution_cells(nb)
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i not in left_out]
+
+
+# --- the web page's explorer stays on the web page ---------------------------------------
+
+def _names(source: str, context) -> set[str]:
+    import ast
+    return {node.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Name)
+            and isinstance(node.ctx, context)}
+
+
+def builds_web_explorer(source: str) -> bool:
+    """Whether a chapter's code cell builds or shows the web page's live explorer (a
+    ``live_*`` builder of a figure module, or an explorer's ``.html()``)."""
+    import ast
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr == "html" or node.func.attr.startswith("live_")):
+            return True
+    return False
+
+
+def web_explorer_cells(nb) -> set[int]:
+    """The indices of the chapter's code cells a launch notebook leaves out: those that
+    build or show the web explorer, and the bookkeeping cells (``remove-cell``) that
+    read what those define. A shown cell that needs them is an error: the notebook
+    could not run."""
+    import ast
+    dropped, defined = set(), set()
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        used = _names(cell.source, ast.Load)
+        if builds_web_explorer(cell.source) or (used & defined and "remove-cell" in
+                                                cell.metadata.get("tags", [])):
+            dropped.add(index)
+            defined |= _names(cell.source, ast.Store)
+        elif used & defined:
+            raise ValueError(f"cell {index} uses {sorted(used & defined)}, which only the "
+                             "web explorer's cells define; a launch notebook leaves those "
+                             "out")
+    return dropped
+
+
+def without_web_explorer(text: str, language: str) -> str:
+    """A Markdown cell without the paragraph that speaks of the web page's explorer (its
+    sentence about moving sliders "on this page, with no kernel", and all it says about
+    that chart), and with the kernel explorer's paragraph saying it is this notebook's
+    explorer."""
+    pattern = WEB_EXPLORER[language]
+    paragraphs = [p for p in re.split(r"\n{2,}", text)
+                  if not re.search(pattern, p)]
+    lead, instead, dropped_words = KERNEL_EXPLORER[language]
+    kept = []
+    for paragraph in paragraphs:
+        if re.match(lead, paragraph):
+            paragraph = re.sub(lead, instead, paragraph, count=1)
+            for words in dropped_words:
+                paragraph = re.sub(words, "", paragraph)
+        kept.append(paragraph)
+    return "\n\n".join(kept)
+
+
+#: The web explorer's paragraph, by its first sentence (book/_ext/print_words.py's
+#: first pattern, whatever the sliders move).
+WEB_EXPLORER = {"en": r"on\s+this\s+page,\s+with\s+no\s+kernel\.",
+                "ru": r"прямо\s+на\s+(?:этой\s+)?странице,\s+без\s+ядра\."}
+
+#: The kernel explorer's paragraph: how it starts on the page ("In a live kernel
+#: (Binder, Colab or your own Jupyter)"), what a notebook says instead, and the words
+#: that compared it with the web explorer ("also", «ещё»), which a notebook lacks.
+KERNEL_EXPLORER = {
+    "en": (r"In\s+a\s+live\s+kernel(?:\s+\([^)]*\))?,?\s+", "This notebook's explorer: ",
+           [r"\s+also(?=\s)"]),
+    "ru": (r"В\s+(?:живом|работающем)\s+ядре(?:\s+\([^)]*\))?,?\s+",
+           "Живой график этого блокнота: ", [r"\s+ещё\s+и(?=\s)", r"\s+ещё(?=\s)"]),
+}
 
 
 # --- the notebook -------------------------------------------------------------------------
@@ -465,27 +587,32 @@ CHECK_TAG = "exercise-check"
 
 def with_checks(cells: list, source: str, chapter: Chapter) -> list:
     """``cells`` with a cell after each exercise that ``reliability.checks`` can check:
-    the student puts their answer in place of ``...`` and is told right, close or not
-    yet, never the answer."""
-    from reliability.checks import EXERCISES
+    the student puts each answer in place of its ``...`` and is told, in one line,
+    right, close or not yet, never the answer. The cell runs the student's answers
+    only: the solution's code is not in it."""
+    from reliability.checks import EXERCISES, LABELS, parts
     from reliability.i18n import gettext
     from reliability.i18n import language as language_of
 
     _ = translator(chapter.language, "launch_notebooks")
     for label in re.findall(r"^:label: ([\w-]+)$", source, re.M):
-        names = [name for name in EXERCISES if name == label or
-                 name.startswith(f"{label}-")]
         number = chapter.exercises.get(label)
-        if not names or number is None:
+        if label not in LABELS or number is None:
             continue
         title = _("**Exercise {number}**").format(number=number)
         at = next(i for i, c in enumerate(cells) if title in c.source)
+        names = parts(label)
         lines = [_("# Check your answer: put it in place of ... and run the cell."),
                  _("# The check says right, close or not yet, and never shows the answer."),
                  "from reliability.checks import check", ""]
         with language_of(chapter.language):
-            lines += [f'check("{name}", ...)  # {gettext(EXERCISES[name].what)}'
-                      for name in names]
+            what = [gettext(EXERCISES[name].what) for name in names]
+        if len(names) == 1:
+            lines.append(f'check("{label}", ...)  # {what[0]}')
+        else:
+            lines.append(f'check("{label}",')
+            lines += [f"      ...{')' if i == len(names) - 1 else ','}  # {w}"
+                      for i, w in enumerate(what)]
         check_cell = nbformat.v4.new_code_cell("\n".join(lines))
         check_cell.metadata["tags"] = [CHECK_TAG]
         cells.insert(at + 1, check_cell)
@@ -501,7 +628,10 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None,
                       language=language)
     renderer = Renderer(chapter)
     cells = [nbformat.v4.new_code_cell(install_cell_source(language))]
-    for cell in nb.cells:
+    web_only = web_explorer_cells(nb)
+    for index, cell in enumerate(nb.cells):
+        if index in web_only:
+            continue
         if cell.cell_type == "markdown":
             cells.extend(with_checks(renderer.markdown(cell.source), cell.source, chapter))
         elif cell.cell_type == "code":

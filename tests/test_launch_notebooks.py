@@ -152,7 +152,60 @@ def test_notebook_words_for_a_notebook(path):
     chapter = " ".join(" ".join(_source(c).split()) for c in
                        json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown")
     if "rocket" in chapter or "ракет" in chapter:   # the explorer's paragraph is still there
-        assert {"en": "move the", "ru": "двигайте"}[_language(path)] in markdown
+        assert {"en": "this notebook's explorer: ",
+                "ru": "живой график этого блокнота: "}[_language(path)] in markdown
+
+
+#: What a launch notebook cannot do, in words: the web page's explorer works with no
+#: kernel, and a notebook has none of it (issue 42, item 1).
+WEB_EXPLORER_WORDS = {"en": ["with no kernel", "with no call to the kernel",
+                             "move the sliders:", "computed ahead of time",
+                             "in a live kernel", "also"],
+                      "ru": ["без ядра", "без обращений к ядру", "двигайте ползунки",
+                             "посчитал заранее", "в живом ядре", "в работающем ядре"]}
+
+
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
+def test_no_web_explorer_in_a_launch_notebook(path):
+    """A launch notebook promises only what Jupyter does: no sentence about the web
+    page's explorer, no cell that builds or shows it (``live_*``, ``.html()``); the
+    kernel explorer's paragraph says it is the notebook's explorer, with nothing that
+    compares it with the web one."""
+    language = _language(path)
+    cells = _launch(path)["cells"]
+    for cell in cells:
+        text = " ".join(_source(cell).split()).lower()
+        if cell["cell_type"] == "code":
+            assert not launch_notebooks.builds_web_explorer(_source(cell)), text
+            assert "explorer.html" not in text
+        elif "explorer: " in text or "живой график этого блокнота" in text:
+            said = [w for w in WEB_EXPLORER_WORDS[language] if w in text]
+            assert not said, (said, text)
+        else:
+            said = [w for w in WEB_EXPLORER_WORDS[language][:-1] if w in text]
+            assert not said, (said, text)
+    chapter = nbformat_read(path)
+    if any(launch_notebooks.builds_web_explorer(c.source) for c in chapter.cells
+           if c.cell_type == "code"):
+        lead = {"en": "This notebook's explorer: ", "ru": "Живой график этого блокнота: "}
+        assert any(_source(c).startswith(lead[language]) for c in cells
+                   if c["cell_type"] == "markdown")
+
+
+def nbformat_read(path):
+    import nbformat
+    return nbformat.read(str(path), as_version=4)
+
+
+def test_a_shown_cell_that_needs_the_web_explorer_is_refused():
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("explorer = fig.live_x(1)"),
+        nbformat.v4.new_code_cell("n = len(explorer.controls)")])
+    with pytest.raises(ValueError, match="only the web explorer's cells define"):
+        launch_notebooks.web_explorer_cells(nb)
+    nb.cells[1].metadata["tags"] = ["remove-cell"]
+    assert launch_notebooks.web_explorer_cells(nb) == {0, 1}
 
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
@@ -182,15 +235,42 @@ def test_every_link_survives_whole(path):
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_the_code_is_the_chapters_code(path):
-    chapter = [_source(c) for c in json.loads(path.read_text())["cells"]
-               if c["cell_type"] == "code"]
-    solution = translator(_language(path), "launch_notebooks")("Solution to exercise {number}")
-    launched = [re.sub("^# " + re.escape(solution).replace(r"\{number\}", r"\d+") + "\n", "",
-                       _source(c))
-                for c in _launch(path)["cells"][1:] if c["cell_type"] == "code"
-                and launch_notebooks.CHECK_TAG not in c["metadata"].get("tags", [])]
-    assert launched == chapter
-    assert all(not c.get("outputs") for c in _launch(path)["cells"] if c["cell_type"] == "code")
+    """Every code cell of the chapter is in its launch notebook, in order: as a code cell,
+    or folded inside its solution (Run All never runs a solution, issue 42 item 3); only
+    the web explorer's cells are left out."""
+    chapter = nbformat_read(path)
+    web_only = launch_notebooks.web_explorer_cells(chapter)
+    launched = _launch(path)["cells"]
+    code = [_source(c) for c in launched[1:] if c["cell_type"] == "code"
+            and launch_notebooks.CHECK_TAG not in c["metadata"].get("tags", [])]
+    folded = [_source(c) for c in launched
+              if c["metadata"].get(launch_notebooks.SOLUTION_TAG)]
+    solutions = launch_notebooks.solution_cells(chapter)
+    assert code == [chapter.cells[i].source for i in launch_notebooks.launched_code(chapter)]
+    assert code == [c.source for i, c in enumerate(chapter.cells) if c.cell_type == "code"
+                    and i not in web_only and i not in solutions]
+    assert len(folded) == len(solutions)
+    for text, index in zip(folded, sorted(solutions)):
+        assert text.startswith("<details>") and text.rstrip().endswith("</details>")
+        assert f"```python\n{chapter.cells[index].source.rstrip()}\n```" in text
+    assert all(not c.get("outputs") for c in launched if c["cell_type"] == "code")
+
+
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
+def test_run_all_shows_no_solution(path):
+    """Run All runs no solution: every solution's code is folded Markdown, and a check
+    cell calls only ``check`` on the student's ``...``."""
+    for cell in _launch(path)["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = _source(cell)
+        if launch_notebooks.CHECK_TAG in cell["metadata"].get("tags", []):
+            tree = ast.parse(source)
+            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+            assert [c.func.id for c in calls] == ["check"], source
+            assert all(isinstance(a, ast.Constant) for c in calls for a in c.args)
+            assert [a.value for a in calls[0].args[1:]] == [...] * (len(calls[0].args) - 1)
+        assert not re.match(r"# (Solution to exercise|Решение упражнения)", source), source
 
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)

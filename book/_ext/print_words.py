@@ -43,14 +43,15 @@ class WebSentence(NamedTuple):
 WEB_SENTENCES: dict[str, list[WebSentence]] = {
     "en": [
         # The explorer's first sentence, whatever it moves ("Move the sliders: the chart
-        # and the sentence under it follow, on this page, with no kernel."). A notebook
-        # keeps its start: the explorer works in the output of its cell.
+        # and the sentence under it follow, on this page, with no kernel."). A launch
+        # notebook leaves out its whole paragraph and the explorer's cell
+        # (bookbuild/launch_notebooks.py: Jupyter cannot show that explorer).
         WebSentence(r"(?:(?<=^)|(?<=\n)|(?<=[.!?]\s))(?P<lead>[^.!?]*?),?\s+on\s+this\s+page,"
                     r"\s+with\s+no\s+kernel\.",
-                    "In the web book and in the chapter’s launch notebook, the chart "
-                    "below has controls that move it and the sentence under it.",
-                    r"\g<lead> in the output of the cell below, with no call to the "
-                    "kernel."),
+                    "In the web book, the chart below has controls that move it and the "
+                    "sentence under it; the chapter’s launch notebook has an explorer of "
+                    "its own.",
+                    None),
         # Chapter 9 introduces its scenario as "live" (a notebook's explorer is live).
         WebSentence(r"(?<=scenario),\s+live(?=:)", "", None),
         # A notebook's address keeps no setting either.
@@ -70,9 +71,10 @@ WEB_SENTENCES: dict[str, list[WebSentence]] = {
     "ru": [
         WebSentence(r"(?:(?<=^)|(?<=\n)|(?<=[.!?]\s))(?P<lead>[^.!?]*?)\s+прямо\s+на\s+"
                     r"(?:этой\s+)?странице,\s+без\s+ядра\.",
-                    "В веб-версии книги и в блокноте главы у графика ниже есть элементы "
-                    "управления: они двигают и его, и фразу под ним.",
-                    r"\g<lead> прямо в выводе ячейки ниже, без обращений к ядру."),
+                    "В веб-версии книги у графика ниже есть элементы управления: они "
+                    "двигают и его, и фразу под ним; у блокнота главы есть свой живой "
+                    "график.",
+                    None),
         WebSentence(r"(?<=сбоями)\s+вживую(?=:)", "", None),
         WebSentence(r"\s*Адрес\s+страницы\s+хранит\s+настройку[^.]*\.", "", ""),
         WebSentence(r";\s+её\s+адрес\s+хранит\s+настройку[^.]*(?=\.)", "", ""),

@@ -20,8 +20,6 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bookbuild/
-
 from bookbuild.run import chapters, execute
 
 BUDGET_MS = 150

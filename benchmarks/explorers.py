@@ -103,7 +103,12 @@ def main(paths: list[str]) -> int:
     slow = 0
     every = chapters() + sorted((ROOT / "ru" / "chapters").glob("*.ipynb"))
     for path in [Path(p) for p in paths] or every:
-        records = timings(path)
+        try:
+            records = timings(path)
+        except Exception as error:   # one chapter that fails to run spoils no other's
+            print(f"{path.name}: did not run ({type(error).__name__}: {error})", flush=True)
+            slow += 1
+            continue
         numbers = summary(records)
         dragging = [r["control"] for r in records if r["continuous_update"]]
         verdict = "ok" if numbers["median_ms"] <= BUDGET_MS and not dragging else "SLOW"

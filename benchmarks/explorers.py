@@ -28,6 +28,9 @@ from bookbuild.run import ROOT, chapters, execute
 
 BUDGET_MS = 100
 REPEATS = 3
+#: How long one chapter and its driven updates may take before the run is tried again
+#: (a hung kernel client, jupyter/nbclient#312, idles until then).
+WALL_SECONDS = 150
 
 DRIVER = '''
 import json as _json, statistics as _stats, time as _time
@@ -70,14 +73,18 @@ print("EXPLORER-TIMINGS " + _json.dumps(_report))
 '''
 
 
-def timings(path: Path) -> list[dict]:
-    """One record per control of every explorer in the chapter at ``path``."""
+def timings(path: Path, repeats: int = REPEATS) -> list[dict]:
+    """One record per control of every explorer in the chapter at ``path``, each of its
+    positions set ``repeats`` times."""
     nb = nbformat.read(str(path), as_version=4)
-    nb.cells.append(nbformat.v4.new_code_cell(DRIVER.format(repeats=REPEATS)))
+    nb.cells.append(nbformat.v4.new_code_cell(DRIVER.format(repeats=repeats)))
     with tempfile.TemporaryDirectory() as folder:
         driven = Path(folder) / path.name
         nbformat.write(nb, str(driven))
-        ran = execute(driven, Path(folder) / "out.ipynb", cwd=path.parent)
+        # a busy machine can take minutes over a chapter and its updates: the wall
+        # that catches a hung kernel client (bookbuild.run.execute) is set wide
+        ran = execute(driven, Path(folder) / "out.ipynb", cwd=path.parent, wall=WALL_SECONDS,
+                      tries=3)
     text = "".join(o.get("text", "") for o in ran.cells[-1].outputs)
     return json.loads(text.split("EXPLORER-TIMINGS ", 1)[1])
 
@@ -99,12 +106,19 @@ def summary(records: list[dict]) -> dict:
                                           default=0.0)}
 
 
-def main(paths: list[str]) -> int:
+def main(arguments: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", help="chapters (default: both editions')")
+    parser.add_argument("--repeats", type=int, default=REPEATS,
+                        help=f"times each position is set (default {REPEATS})")
+    options = parser.parse_args(arguments)
     slow = 0
     every = chapters() + sorted((ROOT / "ru" / "chapters").glob("*.ipynb"))
-    for path in [Path(p) for p in paths] or every:
+    for path in [Path(p) for p in options.paths] or every:
         try:
-            records = timings(path)
+            records = timings(path, options.repeats)
         except Exception as error:   # one chapter that fails to run spoils no other's
             print(f"{path.name}: did not run ({type(error).__name__}: {error})", flush=True)
             slow += 1

@@ -112,7 +112,6 @@ _BROWSER_WEIGHT_JS = """async () => {
 def browser_first_visits(html_root: Path, pages: list[Path]) -> dict[Path, int]:
     """Bytes each page's first visit takes in Chromium (images aside), on a fresh
     profile per page."""
-    sys.path.insert(0, str(ROOT))  # bookbuild/, not installed
     from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, serve
     from playwright.sync_api import sync_playwright
 

@@ -37,10 +37,9 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # bookbuild/, not installed
+from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS
 
-from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 # What GitHub Pages compresses: text, not images or woff2 fonts (already compressed).

@@ -22,9 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, serve
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # bookbuild/, not installed
-from bookbuild.book_pdf import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
 FRAME_BUDGET_MS = 16.0
 REPEATS = 5

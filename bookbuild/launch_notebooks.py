@@ -39,6 +39,7 @@ from reliability.numbers import glued_text
 
 from . import homework
 from .catalogs import EDITION, translator
+from .run import sphinx_extension
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -328,13 +329,7 @@ def _web_sentences() -> dict:
     """The book's one list of web-only sentences (``book/_ext/print_words.py``, which the
     print pass reads too), loaded from its file: ``book/_ext`` is Sphinx's extension
     folder, not a package."""
-    import importlib.util
-
-    path = ROOT / "book" / "_ext" / "print_words.py"
-    spec = importlib.util.spec_from_file_location("print_words", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.WEB_SENTENCES
+    return sphinx_extension("print_words").WEB_SENTENCES
 
 
 #: Sentences written for the web page, rewritten for a notebook, per language: the page's

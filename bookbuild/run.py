@@ -23,6 +23,33 @@ from jupyter_client.manager import AsyncKernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
+#: The book's Sphinx extensions (_config.yml's ``local_extensions``), a folder of
+#: modules, not a package.
+EXTENSIONS = ROOT / "book" / "_ext"
+
+
+def sphinx_extension(name: str):
+    """The module ``book/_ext/<name>.py``, loaded from its file once and kept in
+    ``sys.modules`` under ``name``, the name Sphinx imports it by: a test or a stage reads
+    an extension without putting its folder on ``sys.path``."""
+    import importlib.util
+    import sys
+
+    path = EXTENSIONS / f"{name}.py"
+    if not path.is_file():
+        raise ValueError(f"name must be a module in {EXTENSIONS}, got {name!r}")
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", "")) == path:
+        return loaded
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 # papermill stamps these on every run (and the widget state would make the static page
 # fetch widget JavaScript from a CDN); they would make an unchanged chapter show a diff.

@@ -17,10 +17,12 @@ bytes and the checkout gets no ``build/`` or ``*.egg-info`` of it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -31,6 +33,24 @@ ZIP_NAME = "agent-reliability-notebooks.zip"
 ZIP_FOLDER = "agent-reliability-notebooks"
 #: What the wheel is built from (pyproject.toml's packages and package data).
 SOURCES = ("pyproject.toml", "README.md", "reliability", "data")
+#: pyproject.toml's packages that are the build's, installed into the development
+#: environment with the project but never into a student's: the wheel leaves them out.
+BUILD_PACKAGES = ("bookbuild",)
+
+
+def student_pyproject(text: str) -> str:
+    """pyproject.toml's ``text`` with the build's packages (:data:`BUILD_PACKAGES`) taken
+    out of ``[tool.setuptools] packages``: what the student's wheel is built from."""
+    packages = tomllib.loads(text)["tool"]["setuptools"]["packages"]
+    kept = [name for name in packages if name not in BUILD_PACKAGES]
+    listed = re.compile(r"(?ms)^packages = \[.*?\]")
+    if len(listed.findall(text)) != 1:
+        raise ValueError("pyproject.toml must list its packages once, as `packages = [...]`")
+    student = listed.sub(lambda _: "packages = [" + ", ".join(f'"{name}"' for name in kept)
+                         + "]", text)
+    if tomllib.loads(student)["tool"]["setuptools"]["packages"] != kept:
+        raise ValueError("pyproject.toml's packages could not be rewritten for the wheel")
+    return student
 #: 2026-01-01: the date every file in the wheel and the zip carries.
 EPOCH = "1767225600"
 DATE_TIME = (2026, 1, 1, 0, 0, 0)
@@ -49,6 +69,9 @@ def build_wheel(target: Path) -> Path:
             else:
                 copy.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, copy / name)
+        pyproject = copy / "pyproject.toml"
+        pyproject.write_text(student_pyproject(pyproject.read_text(encoding="utf-8")),
+                             encoding="utf-8")
         built = subprocess.run(
             [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
              "--no-build-isolation", "--wheel-dir", str(target), str(copy)],

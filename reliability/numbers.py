@@ -26,8 +26,8 @@ import numbers as _numbers
 import re
 from decimal import Decimal
 
-from . import _validate, i18n
-from .i18n import N_, _
+from . import _language, _validate
+from ._language import N_, _
 
 __all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
            "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING"]
@@ -42,7 +42,7 @@ _SPEC = re.compile(r"^(?P<sign>[+\- ]?)(?P<group>,?)(?:\.(?P<digits>\d+))?"
 
 
 def _locale() -> str:
-    return i18n.get_language()
+    return _language.get_language()
 
 
 def _real(name: str, value) -> float:
@@ -87,7 +87,7 @@ def number(value, digits: int | None = None, *, group: bool = True,
         return _signed(_babel(str(int(value)), digits=0, group=group), value, sign)
     value = _real("value", value)
     if not math.isfinite(value):
-        return i18n.gettext(NOT_A_NUMBER)
+        return _language.gettext(NOT_A_NUMBER)
     if digits is None:
         text = f"{value:.6f}".rstrip("0").rstrip(".")
         digits = len(text.partition(".")[2])
@@ -103,7 +103,7 @@ def percent(share, digits: int = 1, *, sign: bool = False) -> str:
     digits = _validate.whole("digits", digits, minimum=0, maximum=12)
     sign = _validate.flag("sign", sign)
     if not math.isfinite(share):
-        return i18n.gettext(NOT_A_NUMBER)
+        return _language.gettext(NOT_A_NUMBER)
     text = f"{share:.{digits}%}"[:-1]
     return _signed(_babel(text, digits=digits, group=True, percent=True), share, sign)
 
@@ -114,7 +114,7 @@ def points(difference, digits: int = 1, *, sign: bool = True) -> str:
     difference = _real("difference", difference)
     digits = _validate.whole("digits", digits, minimum=0, maximum=12)
     if not math.isfinite(difference):
-        return i18n.gettext(NOT_A_NUMBER)
+        return _language.gettext(NOT_A_NUMBER)
     value = number(difference * 100, digits, sign=sign)
     return _("{value} pp").format(value=value)
 
@@ -162,11 +162,11 @@ def counted(n, *forms: str, format_spec: str | None = None) -> str:
         # genitive singular (the form gettext gives 2)
         fraction = get_decimal_symbol(_locale()) in written
         rule = 2 if fraction else int(round(float(n)))
-    wanted = i18n.plural_count()
+    wanted = _language.plural_count()
     if len(forms) == 2:
-        noun = i18n.ngettext(forms[0], forms[1], rule)
+        noun = _language.ngettext(forms[0], forms[1], rule)
     elif len(forms) == wanted:
-        noun = forms[i18n.plural_index(rule)]
+        noun = forms[_language.plural_index(rule)]
     else:
         raise ValueError(f"forms must be the English singular and plural, or the "
                          f"{wanted} plural forms of the current language, got {forms!r}")
@@ -210,7 +210,7 @@ def yes_no(flag) -> str:
     (a printed line says ``accepted: no``, not ``accepted=False``)."""
     if not isinstance(flag, bool) and type(flag).__name__ != "bool_":
         raise ValueError(f"flag must be True or False, got {flag!r}")
-    return i18n.gettext(YES if flag else NO)
+    return _language.gettext(YES if flag else NO)
 
 
 #: What a printed line says for "nothing" (a sign no detector saw, a limit not set).
@@ -244,7 +244,7 @@ def said(value) -> str:
     (a printed line says ``status: budget exceeded``, not ``status=budget_exceeded``).
     Any other text is returned as it is (it is already words)."""
     if value is None:
-        return i18n.gettext(NOTHING)
+        return _language.gettext(NOTHING)
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return yes_no(bool(value))
     if isinstance(value, _numbers.Integral):
@@ -254,16 +254,16 @@ def said(value) -> str:
     _validate.text("value", value)
     if value in _WORDS:
         context, words = _WORDS[value]
-        translated = i18n.pgettext(context, words) if context else i18n.gettext(words)
+        translated = _language.pgettext(context, words) if context else _language.gettext(words)
     elif _IDENTIFIER.fullmatch(value):
         words = value.replace("_", " ")
-        translated = i18n.gettext(words)
+        translated = _language.gettext(words)
     else:
         return value
-    if i18n.get_language() == "en" or translated != words:
+    if _language.get_language() == "en" or translated != words:
         return translated
     # the catalogs may know the identifier (N_("time_budget")) rather than its words
-    return i18n.gettext(value)
+    return _language.gettext(value)
 
 
 def known_identifiers() -> tuple[str, ...]:
@@ -297,7 +297,7 @@ def money(amount, currency: str = "USD") -> str:
     amount = _real("amount", amount)
     currency = _validate.text("currency", currency)
     if not math.isfinite(amount):
-        return i18n.gettext(NOT_A_NUMBER)
+        return _language.gettext(NOT_A_NUMBER)
     return format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
 
 
@@ -310,16 +310,16 @@ def fmt(value, format_spec: str) -> str:
     if isinstance(value, Decimal):
         # an amount of money: Decimal's own exact rounding, then the locale's signs
         if not value.is_finite():
-            return i18n.gettext(NOT_A_NUMBER)
-        if i18n.get_language() == "en":
+            return _language.gettext(NOT_A_NUMBER)
+        if _language.get_language() == "en":
             return format(value, format_spec)
         if format_spec.endswith(("f", "F")):
             return _localised_decimal(value, format_spec)
         return fmt(float(value), format_spec)
     if isinstance(value, _numbers.Real) and not isinstance(value, _numbers.Integral) \
             and not math.isfinite(float(value)):
-        return i18n.gettext(NOT_A_NUMBER)  # no reader is told "nan%"
-    if i18n.get_language() == "en" or isinstance(value, str):
+        return _language.gettext(NOT_A_NUMBER)  # no reader is told "nan%"
+    if _language.get_language() == "en" or isinstance(value, str):
         return format(value, format_spec)
     found = _SPEC.match(format_spec)
     if not found or not isinstance(value, _numbers.Real) or isinstance(value, bool):
@@ -330,7 +330,7 @@ def fmt(value, format_spec: str) -> str:
     if kind == "%":
         digits = 6 if found["digits"] is None else int(found["digits"])
         if not math.isfinite(float(value)):
-            return i18n.gettext(NOT_A_NUMBER)
+            return _language.gettext(NOT_A_NUMBER)
         text = format(float(value), f".{digits}%")[:-1]
         return _signed(_babel(text, digits=digits, group=group, percent=True),
                        float(value), sign)
@@ -340,7 +340,7 @@ def fmt(value, format_spec: str) -> str:
     if kind in ("f", "F"):
         digits = 6 if found["digits"] is None else int(found["digits"])
         if not math.isfinite(float(value)):
-            return i18n.gettext(NOT_A_NUMBER)
+            return _language.gettext(NOT_A_NUMBER)
         text = format(float(value), f".{digits}f")
         return _signed(_babel(text, digits=digits, group=group), float(value), sign)
     # g or no type: Python's shortest form, with the locale's decimal sign and groups

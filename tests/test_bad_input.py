@@ -682,23 +682,23 @@ REGISTRY = {
     "reliability.claims.choose": Entry(lambda: claims.choose, dict(
         case="flat", sentences={"flat": "stays flat"})),
     "reliability.claims.word": Entry(lambda: claims.word, dict(case="flat")),
-    "reliability.i18n.set_language": Entry(lambda: i18n.set_language, dict(language="en")),
-    "reliability.i18n.get_language": Entry(lambda: i18n.get_language, {}),
-    "reliability.i18n.language": Entry(lambda: i18n.language, dict(language="ru")),
+    "reliability._language.set_language": Entry(lambda: i18n.set_language, dict(language="en")),
+    "reliability._language.get_language": Entry(lambda: i18n.get_language, {}),
+    "reliability._language.language": Entry(lambda: i18n.language, dict(language="ru")),
     "reliability.i18n.gettext": Entry(lambda: i18n.gettext, dict(message="Solution")),
-    "reliability.i18n.N_": Entry(lambda: i18n.N_, dict(message="closed form")),
-    "reliability.i18n.NP_": Entry(lambda: i18n.NP_, dict(context="confidence",
+    "reliability._language.N_": Entry(lambda: i18n.N_, dict(message="closed form")),
+    "reliability._language.NP_": Entry(lambda: i18n.NP_, dict(context="confidence",
                                                          message="low")),
     "reliability.i18n.pgettext": Entry(lambda: i18n.pgettext, dict(context="confidence",
                                                                    message="low")),
     "reliability.i18n.translate": Entry(lambda: i18n.translate, dict(value="x"),
                                         anything=("value",)),
-    "reliability.i18n.catalog": Entry(lambda: i18n.catalog, dict(language="ru")),
+    "reliability._language.catalog": Entry(lambda: i18n.catalog, dict(language="ru")),
     "reliability.i18n.ngettext": Entry(lambda: i18n.ngettext, dict(
         singular="call", plural="calls", n=2), ok=dict(n=_a_whole_number)),
-    "reliability.i18n.plural_index": Entry(lambda: i18n.plural_index, dict(n=2),
+    "reliability._language.plural_index": Entry(lambda: i18n.plural_index, dict(n=2),
                                            ok=dict(n=_a_whole_number)),
-    "reliability.i18n.plural_count": Entry(lambda: i18n.plural_count, dict(language="ru"),
+    "reliability._language.plural_count": Entry(lambda: i18n.plural_count, dict(language="ru"),
                                            ok=dict(language=[None])),
     # reliability.numbers: nan and inf are numbers a reader is told are "n/a"
     "reliability.numbers.number": Entry(lambda: numbers_module.number, dict(
@@ -721,7 +721,7 @@ REGISTRY = {
     "reliability.numbers.yes_no": Entry(lambda: numbers_module.yes_no, dict(flag=True)),
     "reliability.i18n.fill_slots": Entry(lambda: i18n.fill_slots,
                                          dict(template="{runs:,d} runs give {rate}")),
-    "reliability.i18n.read_po": Entry(lambda: i18n.read_po, dict(
+    "reliability._language.read_po": Entry(lambda: i18n.read_po, dict(
         path=str(i18n.LOCALE / "ru" / "parameters.po"))),
     "reliability.notebook.glue.glued": Entry(lambda: notebook.glued, dict(value=0.5),
                                         anything=("value",)),

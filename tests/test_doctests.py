@@ -13,12 +13,12 @@ import doctest
 import importlib
 import inspect
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 import reliability
+from bookbuild.run import sphinx_extension
 from reliability import i18n
 
 PACKAGE = Path(reliability.__file__).resolve().parent
@@ -147,11 +147,7 @@ def test_the_api_index_names_every_module_the_api_pages_document():
     index = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
     listed = re.search(r"(?m)^:::\{api-index\} (.+)$", index)[1].split()
     assert sorted(listed) == sorted(_api_page_modules())
-    sys.path.insert(0, str(ROOT / "book" / "_ext"))
-    try:
-        from api_page import first_sentence
-    finally:
-        sys.path.remove(str(ROOT / "book" / "_ext"))
+    first_sentence = sphinx_extension("api_page").first_sentence
     assert first_sentence("Four limits; ``x. y`` works. The rest.") == \
         "Four limits; ``x. y`` works."
     assert first_sentence("Width :math:`1.5 h`.\n\nMore.") == "Width :math:`1.5 h`."

@@ -31,6 +31,7 @@ import pandas as pd
 import pytest
 
 from bookbuild.run import ROOT, chapters, execute, merged_streams
+from bookbuild.wheel import BUILD_PACKAGES, student_pyproject
 
 pytestmark = pytest.mark.xdist_group(name="environments")
 
@@ -185,8 +186,11 @@ def test_the_wheel_lists_every_package_folder():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     folders = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "reliability").rglob("__init__.py")}
-    assert folders | {"reliability.data"} == set(config["packages"])
+    assert folders | {"reliability.data"} | set(BUILD_PACKAGES) == set(config["packages"])
     assert config["package-dir"] == {"reliability.data": "data"}
+    # the build package is installed with the project for development, never in the wheel
+    student = tomllib.loads(student_pyproject((ROOT / "pyproject.toml").read_text()))
+    assert set(student["tool"]["setuptools"]["packages"]) == folders | {"reliability.data"}
 
 
 _REACHABLE = r"""

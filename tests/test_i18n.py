@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from bookbuild import catalogs
-from reliability import i18n, notebook
+from reliability import _language, i18n, notebook
 
 
 def _catalogs():
@@ -77,7 +77,7 @@ def test_setup_sets_the_language_and_refuses_an_unknown_one():
 def test_tables_show_marked_headers_and_labels_in_the_language(monkeypatch):
     """The frame keeps its English column names for the code; the page shows them
     translated, text cells too, numbers untouched."""
-    monkeypatch.setattr(i18n, "translations", lambda language: _Catalog(
+    monkeypatch.setattr(_language, "translations", lambda language: _Catalog(
         {"success": "успех", "closed form": "формула"}))
     frame = pd.DataFrame({"method": ["closed form"], "success": [0.5]})
     with i18n.language("ru"):
@@ -100,7 +100,7 @@ def test_parameter_ranges_are_described_in_the_language():
 
 
 def test_a_word_can_read_differently_in_a_column_that_gives_it_context(monkeypatch):
-    monkeypatch.setattr(i18n, "translations", lambda language: _Catalog({
+    monkeypatch.setattr(_language, "translations", lambda language: _Catalog({
         "low": "нижняя граница", "confidence\x04low": "низкая"}))
     frame = pd.DataFrame({"confidence": ["low"], "low": [0.25]})
     with i18n.language("ru"):

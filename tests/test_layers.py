@@ -52,6 +52,23 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
     assert "reliability.stats -> reliability.figures" in ran.stdout, ran.stdout[-3000:]
 
 
+@pytest.mark.parametrize("module, imports, broken", [
+    # the circle the package had: numbers reaching up to the translated messages that
+    # write their numbers with it
+    ("numbers", "from .i18n import Text", "reliability.numbers -> reliability.i18n"),
+    # the language and its catalogs reaching up to the number formatter
+    ("_language", "from .numbers import fmt", "reliability._language -> reliability.numbers"),
+])
+def test_the_words_keep_one_direction(tmp_path, module, imports, broken):
+    """``i18n`` above ``numbers`` above ``_language``: an import back up breaks it."""
+    _copy(tmp_path)
+    source = tmp_path / "reliability" / f"{module}.py"
+    source.write_text(source.read_text() + f"\n\ndef _upward():\n    {imports}  # noqa\n")
+    ran = _lint(tmp_path)
+    assert ran.returncode != 0
+    assert broken in ran.stdout, ran.stdout[-3000:]
+
+
 def test_one_page_helper_importing_another_breaks_the_layers(tmp_path):
     _copy(tmp_path)
     tables = tmp_path / "reliability" / "notebook" / "tables.py"

@@ -163,3 +163,83 @@ def test_fit_text_ends_on_a_word_longer_than_the_room():
     ax.set_title("Самообуславливание продолжается")   # each word wider than the room
     fit_text(fig)   # returns: the loop that evens the lines stops
     assert ax.get_title().split() == ["Самообуславливание", "продолжается"]
+
+
+def _explorer_png(drawn: list):
+    """An ipywidgets explorer whose function saves its figure as an inline one would,
+    moved once: the PNG its update drew."""
+    import io
+
+    import ipywidgets
+
+    def draw(share=0.5):
+        fig, ax = _figure()
+        ax.axhline(share)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight",
+                    metadata={"Software": None})
+        plt.close(fig)
+        drawn.append(buffer.getvalue())
+
+    explorer = ipywidgets.interactive(draw, share=(0.0, 1.0, 0.1))
+    explorer.kwargs_widgets[0].value = 0.3
+    return drawn[-1]
+
+
+def test_an_explorers_update_keeps_full_colour_and_its_text_size_the_page_keeps_256():
+    """A kernel explorer's update (a student waits; no page stores it) is written fast,
+    in full colour, still carrying its smallest text; the same figure saved outside an
+    update, as a chapter's stored figure is, keeps 256 colours. Both show the same
+    picture at the same size."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from reliability.notebook import TEXT_SIZE_KEY
+
+    live = Image.open(io.BytesIO(_explorer_png([])))
+    fig, ax = _figure()
+    ax.axhline(0.3)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight",
+                metadata={"Software": None})
+    stored = Image.open(io.BytesIO(buffer.getvalue()))
+    assert live.mode == "RGB" and stored.mode == "P"
+    assert live.text[TEXT_SIZE_KEY] == stored.text[TEXT_SIZE_KEY]
+    assert live.size == stored.size
+    # the same drawing: quantising the live image gives the stored one's pixels
+    quantised = live.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                              dither=Image.Dither.NONE).convert("RGB")
+    assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_fit_text_wraps_as_it_would_after_whole_draws(monkeypatch, language):
+    """fit_text lays the figure out without drawing it (the layout engine, then each
+    legend placed): every title, label, legend title and entry ends wrapped exactly as
+    when each round drew the whole figure, as fit_text once did."""
+    from reliability.notebook import legend_below, style
+
+    def build():
+        fig, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 6), layout="constrained")
+        for k in range(3):
+            axes[0].plot([0, 1], [k, k + 1],
+                         label=f"an entry long enough to need a second line, number {k}")
+        axes[0].set_title("A title long enough that a phone's figure cannot hold it "
+                          "on one line (model)")
+        axes[1].set_ylabel("a vertical label long enough to be wrapped onto lines")
+        axes[1].set_xlabel("an axis label that runs well past the width of the figure")
+        legend_below(fig, title="lines: closed form; dots: simulation, 95% interval "
+                                "intervals drawn")
+        return fit_text(fig)
+
+    def texts(fig):
+        return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+
+    setup(language=language)
+    laid_out = texts(build())
+    monkeypatch.setattr(style, "_lay_out", lambda fig, renderer:
+                        fig.draw_without_rendering())
+    drawn = texts(build())
+    assert laid_out == drawn
+    assert sum("\n" in text for text in laid_out) >= 4

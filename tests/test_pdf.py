@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-import sys
 import unicodedata
 from typing import NamedTuple
 from pathlib import Path
@@ -21,10 +20,9 @@ from pathlib import Path
 import pytest
 
 from bookbuild.book_pdf import PDF_NAME, printed_pages
-from bookbuild.run import ROOT
+from bookbuild.run import ROOT, sphinx_extension
 
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from print_words import WEB_ONLY_WORDS
+WEB_ONLY_WORDS = sphinx_extension("print_words").WEB_ONLY_WORDS
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 

@@ -6,15 +6,13 @@ import html
 import json
 import math
 import re
-import sys
 
 import pytest
 from docutils.nodes import make_id
 
-from bookbuild.run import ROOT
+from bookbuild.run import ROOT, sphinx_extension
 
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import quiz
+quiz = sphinx_extension("quiz")
 
 QUESTIONS = [(section, index, q) for section, qs in quiz.QUIZZES.items()
              for index, q in enumerate(qs, 1)]

@@ -4,16 +4,14 @@ each time says so and links a section that exists. No kernel, no network."""
 
 from __future__ import annotations
 
-import sys
 from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from bookbuild.run import ROOT
+from bookbuild.run import sphinx_extension
 from test_browser import browser_context, site  # noqa: F401  (the shared fixtures)
 
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import quiz
+quiz = sphinx_extension("quiz")
 
 pytestmark = pytest.mark.xdist_group(name="browser")
 

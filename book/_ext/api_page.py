@@ -29,16 +29,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-import sys
-from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.docutils import SphinxDirective
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # A docstring's first sentence: up to the first full stop that ends a word, outside
 # inline literals (``x``) and roles (:math:`x`): an odd count of either delimiter
@@ -92,8 +88,6 @@ class _ReStructuredText(SphinxDirective):
         raise NotImplementedError
 
     def run(self) -> list[nodes.Node]:
-        if str(ROOT) not in sys.path:
-            sys.path.insert(0, str(ROOT))
         document = new_document(self.get_source_info()[0], self.state.document.settings)
         document.reporter = self.state.document.reporter
         document.note_source(*self.get_source_info())

@@ -15,16 +15,9 @@ noun agrees with the number whatever parameters the chapter ran with.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def localised_plain_text(language: str):
     """myst-nb's ``format_plain_text(text, fmt_spec)`` for ``language``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from reliability import i18n, numbers
 
     def format_plain_text(text: str, fmt_spec: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import matplotlib as mpl
+import numpy as np
 
 from .. import _validate
 
@@ -255,15 +256,18 @@ def audit_every_figure(path: str) -> None:
     FigureCanvasBase.print_figure = print_figure
 
 
-def _png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes:
-    """``data`` (a PNG) with ``text`` added to its text chunks (its own kept), and reduced
-    to ``colours`` (median cut, no dither: deterministic) when that is given and the
-    image is opaque."""
+def _png_with_text(data, text: dict, colours: int | None = None, *,
+                   fast: bool = False) -> bytes:
+    """``data`` (a PNG's bytes, or the RGBA image a canvas drew) as a PNG with ``text``
+    added to its text chunks (a PNG's own kept), reduced to ``colours`` (median cut, no
+    dither: deterministic) when that is given and the image is opaque. ``fast`` writes
+    it with zlib's fastest level instead of the smallest file (a live explorer's update,
+    which no page stores and a student waits for)."""
     import io
 
     from PIL import Image, PngImagePlugin
 
-    image = Image.open(io.BytesIO(data))
+    image = Image.open(io.BytesIO(data)) if isinstance(data, bytes) else data
     info = PngImagePlugin.PngInfo()
     for key, value in {**getattr(image, "text", {}), **text}.items():
         info.add_text(key, value)
@@ -272,31 +276,66 @@ def _png_with_text(data: bytes, text: dict, colours: int | None = None) -> bytes
         image = image.convert("RGB").quantize(colors=colours,
                                               method=Image.Quantize.MEDIANCUT,
                                               dither=Image.Dither.NONE)
+    elif fast and opaque:
+        image = image.convert("RGB")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True, pnginfo=info)
+    if fast:
+        image.save(out, format="PNG", compress_level=1, pnginfo=info)
+    else:
+        image.save(out, format="PNG", optimize=True, pnginfo=info)
     return out.getvalue()
+
+
+def _in_explorer_update() -> bool:
+    """Whether the figure being saved is drawn by a kernel explorer's update (an
+    ``ipywidgets.interactive`` calling its function after a control moved): its image
+    goes to the student's screen only, never into a stored notebook."""
+    import sys
+
+    widgets = sys.modules.get("ipywidgets.widgets.interaction")
+    if widgets is None:
+        return False
+    update = widgets.interactive.update.__code__
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is update:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _writes_no_text(metadata) -> bool:
+    """Whether matplotlib's PNG would carry no text chunk with ``metadata`` (its
+    ``Software`` stamp switched off, nothing else given)."""
+    return isinstance(metadata, dict) and "Software" in metadata and \
+        all(value is None for value in metadata.values())
 
 
 def record_text_size() -> None:
     """Make every PNG a figure is saved to in memory (a notebook's inline figure, an
     animation's frame) carry its smallest text's height in the image's pixels under
     :data:`TEXT_SIZE_KEY`, and keep :data:`FIGURE_COLOURS` colours. The sizes are those
-    of the text the save itself paints (no extra draw). Files a reader saves with
-    ``savefig("x.png")`` are left as matplotlib writes them."""
+    of the text the save itself paints (no extra draw), and the pixels are taken from
+    the canvas as it painted them (no PNG written and read back). A kernel explorer's
+    update keeps its full colours and is compressed fast: the student waits for it and
+    no page stores it. Files a reader saves with ``savefig("x.png")`` are left as
+    matplotlib writes them."""
     import io
 
     from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 
     if getattr(FigureCanvasBase.print_figure, "_records_text", False):
         return
     original = FigureCanvasBase.print_figure
+    agg_print_png = FigureCanvasAgg.print_png
 
     def print_figure(canvas, filename, *args, **kwargs):
         in_memory = hasattr(filename, "write") and not hasattr(filename, "name")
         if not in_memory or str(kwargs.get("format") or "png").lower() != "png":
             return original(canvas, filename, *args, **kwargs)
-        sizes = []
+        sizes, drawn = [], []
         paint = Text.draw
 
         def draw_and_note(text, renderer):
@@ -304,17 +343,32 @@ def record_text_size() -> None:
                 sizes.append(text.get_fontsize())
             return paint(text, renderer)
 
+        def keep_pixels(agg, filename_or_obj, *, metadata=None, pil_kwargs=None, **_):
+            # what matplotlib's print_png would encode, kept as an image instead (the
+            # keywords print_figure passes for other formats ignored, as print_png does)
+            from PIL import Image
+
+            FigureCanvasAgg.draw(agg)
+            drawn.append(Image.fromarray(np.asarray(agg.buffer_rgba()).copy(), "RGBA"))
+
+        # matplotlib's own PNG is skipped only when it would carry nothing but pixels
+        direct = kwargs.get("pil_kwargs") is None and _writes_no_text(kwargs.get("metadata"))
         buffer = io.BytesIO()
         Text.draw = draw_and_note
+        if direct:
+            FigureCanvasAgg.print_png = keep_pixels
         try:
             result = original(canvas, buffer, *args, **kwargs)
         finally:
             Text.draw = paint
+            FigureCanvasAgg.print_png = agg_print_png
         dpi = kwargs.get("dpi") or mpl.rcParams["savefig.dpi"]
         if dpi == "figure":
             dpi = canvas.figure.dpi
         text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
-        filename.write(_png_with_text(buffer.getvalue(), text, FIGURE_COLOURS))
+        live = _in_explorer_update()
+        filename.write(_png_with_text(drawn[-1] if drawn else buffer.getvalue(), text,
+                                      None if live else FIGURE_COLOURS, fast=live))
         return result
 
     print_figure._records_text = True

@@ -129,9 +129,9 @@ def fit_text(fig, *, pad_px: float = 3.0):
 
     _validate.instance("fig", fig, Figure)
     pad_px = _validate.real("pad_px", pad_px, minimum=0)
+    renderer = _renderer(fig)
     for _round in range(3):   # wrapping moves the axes, which moves centred text
-        fig.draw_without_rendering()
-        renderer = _renderer(fig)
+        _lay_out(fig, renderer)
         changed = False
         for text in _wrappable(fig):
             box = text.get_window_extent(renderer)
@@ -172,6 +172,28 @@ def fit_text(fig, *, pad_px: float = 3.0):
     return fig
 
 
+def _lay_out(fig, renderer) -> None:
+    """Place ``fig``'s axes, titles and legends as its next draw will, without drawing
+    the figure: the layout engine's pass (constrained layout measures every tick label),
+    then each legend alone with drawing switched off, which is what places its title
+    and entries. Where each text ends then is where a whole draw would leave it: the
+    titles and axis labels this module measures sit at their axes' fractions."""
+    engine = fig.get_layout_engine()
+    if engine is not None and fig.axes:
+        try:
+            engine.execute(fig)
+        except ValueError:   # as Figure.draw: a layout with no room, left as it was
+            pass
+    with renderer._draw_disabled():
+        for legend in _legends(fig):
+            legend.draw(renderer)
+
+
+def _legends(fig) -> list:
+    return [legend for legend in list(fig.legends) + [ax.get_legend() for ax in fig.axes]
+            if legend is not None]
+
+
 def _renderer(fig):
     """``fig``'s renderer, giving a closed figure a canvas that can draw first."""
     if not hasattr(fig.canvas, "get_renderer"):
@@ -196,9 +218,13 @@ def _wrap(text, room: float, renderer) -> str:
     """``text``'s words in as few lines as fit ``room`` display pixels, each line as
     near the same width as the fewest lines allow."""
     prop = text.get_fontproperties()
+    measured: dict[str, float] = {}
 
-    def width(line: str) -> float:
-        return renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
+    def width(line: str) -> float:   # each candidate line measured once
+        if line not in measured:
+            measured[line] = renderer.get_text_width_height_descent(line, prop,
+                                                                    ismath=False)[0]
+        return measured[line]
 
     def greedy(limit: float) -> list[str]:
         # (the author's own line breaks were for a wider figure: the words flow anew)
@@ -276,7 +302,7 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
                             **kwargs)
         if columns == 1:
             return legend
-        fig.draw_without_rendering()
+        _lay_out(fig, _renderer(fig))
         box = legend.get_window_extent(_renderer(fig))
         if box.width <= fig.bbox.width - 8:
             return legend

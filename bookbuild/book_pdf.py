@@ -238,7 +238,7 @@ def browser(html: Path):
 def print_pages(context, base: str, html: Path,
                 pages: list[str]) -> list[tuple[str, str, bytes]]:
     """Each page printed by Chromium as (page, title, PDF bytes)."""
-    printed = []
+    printed, too_wide = [], []
     for page in pages:
         if not (html / f"{page}.html").is_file():
             sys.exit(f"book_pdf: the build made no page {page}.html")
@@ -250,19 +250,27 @@ def print_pages(context, base: str, html: Path,
         if ready["typeset"] < ready["maths"]:
             sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
                      f"{ready['maths']} formulas")
-        tab.emulate_media(media="print")
-        # The article is centred: anything wider than the sheet would cut every
-        # line's left edge, so say so (print.css lets table cells wrap to prevent it).
-        tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
-        wider = tab.evaluate("() => document.documentElement.scrollWidth - "
-                             "document.documentElement.clientWidth")
+        wider = wider_than_sheet(tab)
         if wider > 1:
-            print(f"book_pdf: warning: {page} is {wider}px wider than the sheet",
-                  file=sys.stderr)
+            too_wide.append(f"{page} is {wider}px wider than the sheet")
         tab.evaluate(_LONG_BLOCKS_JS, LONG_BLOCK * BODY_HEIGHT_PX)
         printed.append((page, ready["title"], tab.pdf(**PAGE_OPTIONS)))
         tab.close()
+    if too_wide:
+        # The article is centred: a page wider than the sheet loses letters at both
+        # edges of every line, so the book is not printed.
+        sys.exit("book_pdf: " + "; ".join(too_wide)
+                 + " (book/_static/print.css must let it wrap or shrink)")
     return printed
+
+
+def wider_than_sheet(tab) -> int:
+    """How many CSS pixels the page in ``tab`` is wider than the sheet when printed:
+    laid out in print media at the width of the sheet's body (0 when it fits)."""
+    tab.emulate_media(media="print")
+    tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 900})
+    return tab.evaluate("() => Math.max(0, document.documentElement.scrollWidth - "
+                        "document.documentElement.clientWidth)")
 
 
 def print_html(context, document: str, **options) -> bytes:

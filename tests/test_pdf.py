@@ -376,3 +376,58 @@ def test_the_russian_pdf_says_nothing_in_english(layout, sections, pages, editio
                         len(line) < 90 and translate.english_label(line)):
                     english.append(f"page {number + 1} ({title}): {line[:100]}")
     assert english == [], "the Russian PDF prints English:\n" + "\n".join(english[:40])
+
+
+def test_no_printed_page_is_wider_than_the_sheet(book, pages):
+    """The article is centred on the sheet: a page wider than it loses letters at both
+    edges of every line (bookbuild/book_pdf.py refuses to print one, too)."""
+    from bookbuild.book_pdf import browser, wider_than_sheet
+
+    wide = {}
+    with browser(book) as (context, base):
+        for page in pages:
+            tab = context.new_page()
+            tab.goto(f"{base}/{page}.html", wait_until="load")
+            wide[page] = wider_than_sheet(tab)
+            tab.close()
+    assert not {page: px for page, px in wide.items() if px > 1}, wide
+
+
+#: A table like chapter 5's in Russian: more long header words than fit on a line.
+WIDE_HEADERS = ["самоисправления", "перепроверенных", "неподвижная точка",
+                "исправлений", "симулированное среднее", "стандартная ошибка",
+                "расхождение", "достоверность", "вызовы пересмотра"]
+
+
+@pytest.mark.parametrize("with_print_css", [True, False])
+def test_print_css_keeps_a_table_of_long_headers_within_the_sheet(tmp_path,
+                                                                   with_print_css):
+    """print.css lets header cells wrap as well as data cells, so a table of long
+    Russian headers fits the sheet; without it the same page is measured too wide (the
+    measure can fail)."""
+    pytest.importorskip("playwright.sync_api")
+    from bookbuild.book_pdf import browser, wider_than_sheet
+
+    static = ROOT / "book" / "_static"
+    (tmp_path / "_static").mkdir()
+    for name in ("print.css", "figures.css"):
+        (tmp_path / "_static" / name).write_text((static / name).read_text())
+    links = "".join(f'<link rel="stylesheet" href="_static/{name}">' for name in
+                    (["print.css"] if with_print_css else []) + ["figures.css"])
+    header = "".join(f"<th>{words}</th>" for words in WIDE_HEADERS)
+    row = "".join("<td>0,5</td>" for _ in WIDE_HEADERS)
+    (tmp_path / "page.html").write_text(
+        f'<!DOCTYPE html><html lang="ru"><head><meta charset="utf-8">{links}</head>'
+        # the theme's frame: the article inside a flex box, which grows with the
+        # narrowest its content can be
+        '<body><div class="bd-container" style="display: flex"><div '
+        'class="bd-container__inner"><main class="bd-main"><article class="bd-article">'
+        '<div class="cell_output"><div class="output text_html"><div '
+        f'class="table-scroll"><table><thead><tr>{header}</tr></thead><tbody><tr>{row}'
+        "</tr></tbody></table></div></div></div></article></main></div></div>"
+        "</body></html>")
+    with browser(tmp_path) as (context, base):
+        tab = context.new_page()
+        tab.goto(f"{base}/page.html", wait_until="load")
+        wider = wider_than_sheet(tab)
+    assert (wider <= 1) == with_print_css, f"{wider}px wider than the sheet"

@@ -626,6 +626,49 @@ def theme_words_in_language(app, exception):
             page.write_text(after, encoding="utf-8")
 
 
+#: Sphinx's own words that its scripts write on the page (from _static/translations.js,
+#: Sphinx's catalog of the language), where the book words them otherwise
+#: (locale/<language>/code/reader_pages.po): the link that hides a search's highlights.
+SPHINX_SCRIPT_WORDS = (N_("Hide Search Matches"),)
+_SCRIPT_TAG = r'<script[^>]*\ssrc="[^"]*_static/{}\.js[^"]*"[^>]*></script>'
+_TRANSLATIONS_TAG = re.compile(_SCRIPT_TAG.format("translations") + r"\s*")
+_HIGHLIGHT_TAG = re.compile(_SCRIPT_TAG.format("sphinx_highlight"))
+
+
+def sphinx_words_in_language(app, exception):
+    """Sphinx's script words in the book's language, and in time for its scripts.
+
+    sphinx_highlight.js writes "Hide Search Matches" as soon as it runs, and the pages'
+    deferred scripts run in their order, in which translations.js (Sphinx's catalog)
+    came after it: a Russian page said it in English. translations.js moves before it,
+    and says the book's words where the book's catalog has them."""
+    if exception or app.builder.format != "html" or _language(app) == "en":
+        return
+    out = Path(app.outdir)
+    catalog = out / "_static" / "translations.js"
+    if not catalog.exists():
+        return
+    _ = _translator(app)
+    text = catalog.read_text(encoding="utf-8")
+    for english in SPHINX_SCRIPT_WORDS:
+        key, said = json.dumps(english), json.dumps(_(english))
+        text, found = re.subn(re.escape(key) + r'\s*:\s*"(?:[^"\\]|\\.)*"',
+                              lambda _m: f"{key}: {said}", text)
+        if not found:
+            text = text.replace('"messages": {', f'"messages": {{{key}: {said}, ', 1)
+    catalog.write_text(text, encoding="utf-8")
+    for page in out.rglob("*.html"):
+        before = page.read_text(encoding="utf-8")
+        translations, highlight = (_TRANSLATIONS_TAG.search(before),
+                                   _HIGHLIGHT_TAG.search(before))
+        if not translations or not highlight or translations.start() < highlight.start():
+            continue
+        tag = translations[0]
+        after = before[:translations.start()] + before[translations.end():]
+        after = after[:highlight.start()] + tag + after[highlight.start():]
+        page.write_text(after, encoding="utf-8")
+
+
 #: Accessible names that say what a reader sees (axe-core's label-content-name-mismatch,
 #: label and aria-required-children rules; tests/test_browser.py runs axe on every page):
 #: the theme's search buttons and the hidden-code toggles are named by their own visible
@@ -711,6 +754,7 @@ def setup(app):
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
     app.connect("build-finished", theme_words_in_language)
+    app.connect("build-finished", sphinx_words_in_language)
     app.connect("build-finished", accessible_names)
     app.connect("build-finished", edition_switches)
     app.connect("build-finished", paletted_figures)

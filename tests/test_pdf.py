@@ -381,13 +381,14 @@ def test_the_russian_pdf_says_nothing_in_english(layout, sections, pages, editio
 def test_no_printed_page_is_wider_than_the_sheet(book, pages):
     """The article is centred on the sheet: a page wider than it loses letters at both
     edges of every line (bookbuild/book_pdf.py refuses to print one, too)."""
-    from bookbuild.book_pdf import browser, wider_than_sheet
+    from bookbuild.book_pdf import _READY_JS, browser, wider_than_sheet
 
     wide = {}
     with browser(book) as (context, base):
         for page in pages:
             tab = context.new_page()
             tab.goto(f"{base}/{page}.html", wait_until="load")
+            tab.evaluate(_READY_JS)  # as printed: solutions open, code line by line
             wide[page] = wider_than_sheet(tab)
             tab.close()
     assert not {page: px for page, px in wide.items() if px > 1}, wide

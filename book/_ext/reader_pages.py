@@ -14,6 +14,8 @@
   marked web-only, each with the words paper prints instead
   (``book/_ext/print_words.py``; ``print.css`` and ``live.css`` choose which shows).
 * Exercises are numbered within each chapter (1, 2, 3), not across the book.
+* Sphinx's words that its scripts write (the search highlights' "Hide Search Matches")
+  come in the book's language: translations.js loads before the script that writes them.
 * Figures travel light: the build stores each figure of _images as a 256-colour PNG (a
   chart's flat colours and antialiased edges survive it unchanged), a third of the bytes;
   the notebooks keep their full-colour outputs.

@@ -251,3 +251,23 @@ def test_every_check_agrees_with_the_chapters_printed_solution():
     # ten turns, so the gap is what the baseline misses, in percentage points
     assert check("ch9-ex3-gap", 100 * (1 - BY_HAND["ch9-ex3"]), quiet=True).verdict == \
         "right"
+
+
+def test_every_exercise_without_a_check_has_a_rubric_in_the_guide():
+    """The guide's Homework section says its rubrics cover each exercise that asks for
+    an argument rather than a number: the rubric list is exactly the chapters' exercises
+    with no check."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    labels = set()
+    for path in sorted((root / "chapters").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            labels |= set(re.findall(r"\{exercise\}[^\n]*\n:label: (ch\d+-ex\d+)",
+                                     "".join(cell["source"])))
+    guide = (root / "book" / "teaching.md").read_text()
+    rubrics = guide.split("(teaching-rubrics)=", 1)[1].split("\nThose solutions", 1)[0]
+    listed = set(re.findall(r"<(ch\d+-ex\d+)>`", rubrics))
+    assert len(labels) > len(checks.LABELS)
+    assert listed == labels - set(checks.LABELS)

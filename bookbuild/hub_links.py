@@ -91,7 +91,8 @@ def paths(language: str = "en") -> list[str]:
 def links(hub: str, language: str = "en") -> list[tuple[str, str]]:
     """(what it opens, link) for every chapter and for the whole folder."""
     repo, _ = repository()
-    return [(path, pull_link(hub, repo, HANDOUT_BRANCH, path)) for path in paths(language)]
+    return [(path, pull_link(hub, repo, HANDOUT_BRANCH, path))
+            for path in paths(language)]
 
 
 def _title(path: str) -> str:

@@ -243,13 +243,13 @@ def notebook(language: str = "en", *, first_cell: str) -> nbformat.NotebookNode:
                 count=len(PROBLEMS), total=total),
             "",
             _("**To hand in:** run all cells (Kernel, Restart Kernel and Run All "
-              "Cells), check that every answer cell says your answer is saved, then "
-              "save the notebook. On the class's JupyterHub leave it in this folder "
-              "under your name "
+              "Cells) and look down the whole notebook: no cell may show an error, and "
+              "every answer cell must say your answer is saved. Your teacher runs the "
+              "notebook from the top in a fresh kernel, so one cell that stops with an "
+              "error stops every answer below it. Only then save the notebook. On the "
+              "class's JupyterHub leave it in this folder under your name "
               "(`homework-<your name>.ipynb`) or put it where your teacher says; from "
-              "Colab, download it (File, Download, .ipynb) and send it. Your teacher "
-              "runs it from the top in a fresh kernel, so a cell that stops with an "
-              "error loses the answers below it."),
+              "Colab, download it (File, Download, .ipynb) and send it."),
         ])),
         nbformat.v4.new_code_cell("\n".join(
             ["from reliability.homework import answer"]

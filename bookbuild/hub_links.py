@@ -7,8 +7,10 @@ A JupyterHub with nbgitpuller installed (the course image built from ``binder/``
 it) answers ``<hub>/hub/user-redirect/git-pull?repo=...&branch=...&urlpath=...``: it
 logs the student in, starts their server, clones the repository into their home (or
 merges the teacher's new commits into the copy they have, keeping their edits) and
-opens ``urlpath``. The repository and branch come from ``_config.yml``, the one place
-they live.
+opens ``urlpath``. The repository comes from ``_config.yml``, the one place it lives;
+the branch is :data:`HANDOUT_BRANCH`, the one ``grade handout`` (bookbuild/grade.py)
+writes without the homework's key: the repository's main branch holds the key, so a
+link to it would hand every student the answers.
 
 The teacher's page (``book/hub.md`` and the Russian ``ru/book/hub.md``) carries,
 between the ``hub-links`` markers, a form whose script (``book/_static/hub_links.js``)
@@ -33,6 +35,10 @@ PAGE = ROOT / "book" / "hub.md"
 RU_PAGE = EDITION / "book" / "hub.md"
 #: The homework set's student notebook, beside the chapters' (bookbuild/homework.py).
 HOMEWORK = "homework.ipynb"
+#: The branch the class's links pull: ``grade handout``'s default, which leaves out the
+#: key (bookbuild/grade.py's TEACHER_ONLY). The teacher runs it and pushes the branch
+#: before sending the links.
+HANDOUT_BRANCH = "handout"
 BEGIN, END = "<!-- hub-links: begin -->", "<!-- hub-links: end -->"
 
 # encodeURIComponent leaves these unescaped; quoting the same way makes the Python and
@@ -84,8 +90,9 @@ def paths(language: str = "en") -> list[str]:
 
 def links(hub: str, language: str = "en") -> list[tuple[str, str]]:
     """(what it opens, link) for every chapter and for the whole folder."""
-    repo, branch = repository()
-    return [(path, pull_link(hub, repo, branch, path)) for path in paths(language)]
+    repo, _ = repository()
+    return [(path, pull_link(hub, repo, HANDOUT_BRANCH, path))
+            for path in paths(language)]
 
 
 def _title(path: str) -> str:
@@ -103,7 +110,7 @@ def panel(language: str = "en", titles: dict[str, str] | None = None) -> str:
     ``titles``: chapter titles by file name (the Russian edition's build gives them);
     otherwise each launch notebook's own."""
     _ = translator(language, "hub_links")
-    repo, branch = repository()
+    repo, branch = repository()[0], HANDOUT_BRANCH
     items = []
     for path in paths(language):
         if Path(path).name == HOMEWORK:

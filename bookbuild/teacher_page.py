@@ -549,7 +549,9 @@ def plan_numbers() -> dict[int, dict]:
 
 def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> str:
     """A block's words with each ``[[key:spec]]`` replaced by the chapter's glued value,
-    formatted as the chapter formats it (a Russian decimal comma in Russian)."""
+    formatted as the chapter formats it (a Russian decimal comma in Russian). A sentence
+    that ends right after a slot whose unit ends with a full stop («6,25 п. п.») keeps
+    that one stop, not two."""
     def render(match: re.Match) -> str:
         glued = numbers.get(int(match["chapter"]), {})
         if match["key"] not in glued:
@@ -558,7 +560,14 @@ def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> s
         # the chapters' own formatter, so the plan writes a number as the page does
         with i18n.language(language):
             return glued_text(glued[match["key"]], match["spec"] or "s")
-    return SLOT.sub(render, text)
+    out, end = [], 0
+    for match in SLOT.finditer(text):
+        value = render(match)
+        out += [text[end:match.start()], value]
+        end = match.end()
+        if value.endswith(".") and text.startswith(".", end):
+            end += 1
+    return "".join(out + [text[end:]])
 
 
 def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> str:

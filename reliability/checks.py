@@ -417,7 +417,8 @@ LABELS: tuple[str, ...] = tuple(dict.fromkeys(
 
 @dataclass(frozen=True)
 class Verdict:
-    """What :func:`check` found: ``right``, ``close``, ``wrong`` or ``missing``, and the
+    """What :func:`check` found: ``right``, ``close``, ``wrong`` or ``missing`` (none
+    given, or one that is not a number: a decimal comma, text), and the
     one line it printed (for an exercise of several answers, ``parts`` holds each
     answer's own verdict)."""
 
@@ -443,10 +444,21 @@ def check(exercise: str, *answers, quiet: bool = False) -> Verdict:
     ``exercise`` is an answer's name in :data:`EXERCISES` with one answer (such as
     ``check("ch1-ex1", 0.14)``), or an exercise's label with one answer for each of its
     :func:`parts`, in order (``check("ch2-ex1", 4, 0.88)``). ``...`` or ``None`` stands
-    for an answer not given yet."""
+    for an answer not given yet.
+
+    A slip in typing the answer is told in one line of the student's language, with
+    the verdict ``missing``, not raised: a decimal comma (``check("ch1-ex1", 0,14)``,
+    which Python reads as more numbers than the exercise has answers) and an answer that
+    is not one finite number (``"0,14"``, text). Only a label that is not an exercise's,
+    or fewer answers than its parts, raise ``ValueError``."""
     _validate.text("exercise", exercise, choices=tuple(EXERCISES))
     quiet = _validate.flag("quiet", quiet)
     names = [exercise] if len(answers) == 1 else parts(exercise)
+    if len(answers) > len(names) and all(_validate._is_real(a) for a in answers):
+        return _say("missing", _(
+            "Not checked: Python reads a decimal comma as two numbers. Write each answer "
+            "to {exercise} with a decimal point (0.25, not 0,25), then run the cell "
+            "again.").format(exercise=exercise), quiet)
     if len(answers) != len(names):
         raise ValueError(f"answers must be {len(names)} for {exercise!r} (one for each "
                          f"of {', '.join(names)}), got {len(answers)}")
@@ -454,7 +466,7 @@ def check(exercise: str, *answers, quiet: bool = False) -> Verdict:
     if len(found) == 1:
         return _say(found[0][0], found[0][1], quiet)
     kinds = [kind for kind, _message in found]
-    if all(kind == "missing" for kind in kinds):
+    if all(answer is Ellipsis or answer is None for answer in answers):
         return _say("missing", _("Replace each ... with your answer, then run the cell "
                                  "again."), quiet, tuple(kinds))
     if all(kind == "right" for kind in kinds):
@@ -473,7 +485,13 @@ def _verdict(name: str, answer) -> tuple[str, str]:
     task = EXERCISES[name]
     if answer is Ellipsis or answer is None:
         return "missing", _("Replace ... with your answer, then run the cell again.")
-    value = _validate.real("answer", answer)
+    try:
+        value = _validate.real("answer", answer)
+    except ValueError:
+        return "missing", _(
+            "Not checked: an answer must be one finite number, written without quotes "
+            "and with a decimal point (0.25, not \"0.25\" or \"0,25\"). Change it, then "
+            "run the cell again.")
     verdict = judge(value, float(task.answer()), whole=task.whole,
                     tolerance=task.tolerance)
     if verdict == "right":

@@ -88,9 +88,44 @@ def test_no_message_gives_the_answer_away(name, language, capsys):
 def test_bad_input_names_the_parameter():
     with pytest.raises(ValueError, match="exercise must be one of"):
         check("ch9-ex9", 1)
-    with pytest.raises(ValueError, match="answer must be a finite number"):
-        check("ch1-ex1", "a lot")
+    with pytest.raises(ValueError, match="answers must be 3"):
+        check("ch5-ex2", 0.5, 0.6)
     assert check("ch1-ex1", ..., quiet=True).verdict == "missing"
+
+
+#: What each slip's line must say, by language: the comma's, then the wrong type's.
+SLIPS = {"en": ("decimal comma", "without quotes"), "ru": ("десятичную запятую", "без кавычек")}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_decimal_comma_or_a_quoted_number_is_told_in_one_line_not_raised(language,
+                                                                          capsys):
+    """``check("ch1-ex1", 0,14)`` is two numbers to Python, ``"0,14"`` is text: each gets
+    one line in the student's language and the verdict ``missing``, never a traceback
+    or the answer; the same slip in one part of several is named in that part's line."""
+    comma, quotes = SLIPS[language]
+    answer = checks.EXERCISES["ch1-ex1"].answer()
+    with i18n.language(language):
+        cases = [(("ch1-ex1", 0, 14), comma), (("ch2-ex1", 4, 0, 88), comma),
+                 (("ch1-ex1", "0,14"), quotes), (("ch1-ex1", "0.14"), quotes),
+                 (("ch1-ex1", [0.14]), quotes), (("ch1-ex1", float("nan")), quotes),
+                 (("ch1-ex1", True), quotes)]
+        for arguments, words in cases:
+            said = check(*arguments)
+            printed = capsys.readouterr().out.splitlines()
+            assert said.verdict == "missing", arguments
+            assert printed == [said.message] and words in said.message, arguments
+            assert f"{answer:.2f}" not in said.message
+            assert f"{answer:.2f}".replace(".", ",") not in said.message
+            if language == "ru":
+                assert re.search("[а-я]", said.message) and "Python reads" not in (
+                    said.message)
+        attempts = checks.EXERCISES["ch2-ex1"].answer()
+        said = check("ch2-ex1", attempts, "0,88", quiet=True)
+        assert said.parts == ("right", "missing") and quotes in said.message
+        assert "..." not in said.message
+        # a right answer typed properly is still right: the slips change nothing else
+        assert check("ch1-ex1", answer, quiet=True).verdict == "right"
 
 
 def _check_cells(language):
@@ -166,8 +201,8 @@ def test_an_exercise_of_several_answers_says_each_in_one_line(capsys):
     assert printed == [said.message] and said.message.startswith("Attempts per step: ")
     assert check("ch2-ex1", answer, ..., quiet=True).verdict == "missing"
     assert check("ch2-ex1", ..., ..., quiet=True).parts == ("missing", "missing")
-    with pytest.raises(ValueError, match="answers must be 2"):
-        check("ch2-ex1", 1, 2, 3)
+    # three numbers for two answers: a decimal comma, told, not raised
+    assert check("ch2-ex1", 1, 2, 3, quiet=True).verdict == "missing"
 
 
 #: Where a check's answer is printed by the chapter's own solution: formats the
@@ -216,3 +251,23 @@ def test_every_check_agrees_with_the_chapters_printed_solution():
     # ten turns, so the gap is what the baseline misses, in percentage points
     assert check("ch9-ex3-gap", 100 * (1 - BY_HAND["ch9-ex3"]), quiet=True).verdict == \
         "right"
+
+
+def test_every_exercise_without_a_check_has_a_rubric_in_the_guide():
+    """The guide's Homework section says its rubrics cover each exercise that asks for
+    an argument rather than a number: the rubric list is exactly the chapters' exercises
+    with no check."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    labels = set()
+    for path in sorted((root / "chapters").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            labels |= set(re.findall(r"\{exercise\}[^\n]*\n:label: (ch\d+-ex\d+)",
+                                     "".join(cell["source"])))
+    guide = (root / "book" / "teaching.md").read_text()
+    rubrics = guide.split("(teaching-rubrics)=", 1)[1].split("\nThose solutions", 1)[0]
+    listed = set(re.findall(r"<(ch\d+-ex\d+)>`", rubrics))
+    assert len(labels) > len(checks.LABELS)
+    assert listed == labels - set(checks.LABELS)

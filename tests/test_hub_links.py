@@ -4,6 +4,7 @@ date, and that the page's script writes the same links as the Python generator."
 
 from __future__ import annotations
 
+import inspect
 import json
 import shutil
 import subprocess
@@ -56,7 +57,22 @@ def test_one_link_per_chapter_and_one_for_the_folder(language, folder):
         f"{folder}/homework.ipynb", folder]
     for path, link in made:
         assert _query(link)["urlpath"].endswith("/" + path)
+        assert _query(link)["branch"] == hub_links.HANDOUT_BRANCH
         assert (ROOT / path).exists()
+
+
+def test_the_class_pulls_the_handout_branch_not_the_one_with_the_key():
+    """The main branch holds bookbuild/homework.py (the key): the class's links pull
+    the branch ``grade handout`` makes by default, which leaves it out."""
+    repo, branch = repository()
+    assert hub_links.HANDOUT_BRANCH != branch
+    grade = pytest.importorskip("bookbuild.grade")  # absent from the handout itself
+    assert inspect.signature(grade.handout).parameters["branch"].default == (
+        hub_links.HANDOUT_BRANCH)
+    assert "bookbuild/homework.py" in grade.TEACHER_ONLY
+    for language in ("en", "ru"):
+        for _, link in hub_links.links(HUB, language):
+            assert _query(link)["branch"] == hub_links.HANDOUT_BRANCH
 
 
 @pytest.mark.parametrize("bad", ["hub.example.edu", "ftp://hub", "https://", "",
@@ -72,8 +88,11 @@ def test_the_hub_pages_carry_the_current_links(page, language):
     text = page.read_text()
     assert hub_links.with_panel(text, hub_links.panel(language)) == text, (
         "run python -m bookbuild.hub_links")
-    repo, branch = repository()
+    repo, _ = repository()
+    branch = hub_links.HANDOUT_BRANCH
     assert f'data-repo="{repo}"' in text and f'data-branch="{branch}"' in text
+    # the page tells the teacher to make and push that branch first
+    assert "grade handout" in text and f"git push origin {branch}" in text
     assert text.count('class="hub-link"') == len(hub_links.paths(language))
     if language == "ru":
         assert "Every chapter" not in text and "Your hub" not in text
@@ -82,7 +101,7 @@ def test_the_hub_pages_carry_the_current_links(page, language):
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
 def test_the_page_script_writes_the_same_links_as_python():
     every = hub_links.paths("en") + hub_links.paths("ru")
-    cases = [(HUB, *repository(), p) for p in every]
+    cases = [(HUB, repository()[0], hub_links.HANDOUT_BRANCH, p) for p in every]
     cases += [("http://127.0.0.1:8081", "file:///tmp/x/by-the-numbers.git",
                "a b/c&d", "notebooks/01_chain_decay.ipynb")]
     source = json.dumps(str(ROOT / "book" / "_static" / "hub_links.js"))

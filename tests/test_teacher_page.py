@@ -274,6 +274,17 @@ def test_the_russian_plans_write_numbers_the_russian_way():
         == "92,4% 30\u00a0114"
     assert teacher_page.fill_numbers("[[ch1_p:.1%]] [[ch1_n:,d]]", ninety_two) \
         == "92.4% 30,114"
+    # a unit that ends with a full stop ends the sentence once: «6,25 п. п.», not «п. п..»
+    step = {10: {"ch10_step": "6.25"}}
+    points = "[[ch10_step:.2f|п. п.|п. п.|п. п.]]"
+    alone = teacher_page.fill_numbers(points, step, "ru")
+    assert alone.startswith("6,25") and alone.endswith("п. п.")
+    assert teacher_page.fill_numbers(f"На {points}. Дальше.", step, "ru") == (
+        f"На {alone} Дальше.")
+    assert teacher_page.fill_numbers(f"На {points}, не {points}", step, "ru") == (
+        f"На {alone}, не {alone}")
+    assert teacher_page.fill_numbers("[[ch1_p:.1%]].", ninety_two, "ru") == "92,4%."
+    assert ".." not in region
 
 
 def test_a_plan_citing_a_missing_number_or_region_is_refused():

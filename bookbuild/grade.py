@@ -106,6 +106,30 @@ def kernel_path(library: Path) -> str:
     return os.pathsep.join([str(library), *kept])
 
 
+#: The kernel a submission runs in (:func:`student_kernel`).
+STUDENT_KERNEL = "homework-student"
+
+
+def student_kernel(folder: Path, library: Path, name: str = STUDENT_KERNEL) -> dict:
+    """The environment of a student's kernel, with its kernelspec written into
+    ``folder``: this environment's Python started without ``site`` (``-S``), so no
+    ``.pth`` file runs (the development install's editable finder would import the
+    repository's build code, the key among it), with the package's copy and this
+    environment's installed packages on its path."""
+    import json
+    import site
+
+    spec = folder / "share" / "jupyter" / "kernels" / name
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-S", "-m", "ipykernel_launcher", "-f",
+                 "{connection_file}"],
+        "display_name": "homework", "language": "python"}))
+    return {"JUPYTER_PATH": str(folder / "share" / "jupyter"),
+            "PYTHONPATH": os.pathsep.join([kernel_path(library),
+                                           *site.getsitepackages()])}
+
+
 def run(path: Path, *, timeout: int = 60, wall: float = 120,
         language: str = "en", library: Path | None = None) -> Submission:
     """Run one submission in a fresh kernel, in a temporary folder, and read its answers;
@@ -126,8 +150,8 @@ def run(path: Path, *, timeout: int = 60, wall: float = 120,
             library = student_library(Path(folder))
         try:
             execute(path, output, cwd=output.parent, timeout=timeout, wall=wall,
-                    tries=1, widgets=False,
-                    environment={"PYTHONPATH": kernel_path(library)})
+                    tries=1, widgets=False, kernel_name=STUDENT_KERNEL,
+                    environment=student_kernel(Path(folder), library))
         except CellTimeoutError:  # before TimeoutError, which it is a kind of
             reason = _("a cell ran past {seconds} s").format(seconds=timeout)
         except TimeoutError:

@@ -71,7 +71,7 @@ def _with_retries(*, attempts=2, error=0.1, silent=0.01) -> float:
 
 def _with_verifier(*, verifier=True) -> float:
     from reliability.workflow import Verifier, Workflow
-    check = Verifier(recall=0.8, false_reject=0.04) if verifier else None
+    check = Verifier(recall=0.7, false_reject=0.04) if verifier else None
     return Workflow(steps=10, error=0.05, silent=0.05, attempts=3,
                     verifier=check).success()
 
@@ -89,7 +89,7 @@ def _two_tasks_pooled() -> float:
     return ((9 + 5) / 20) ** 4
 
 
-def _revision_rounds(rounds: int | None = 2) -> float:
+def _revision_rounds(rounds: int | None = 3) -> float:
     from reliability.selfcorrection import Revision, loop_accuracy, loop_limit
     revision = Revision(break_rate=0.1, fix_rate=0.2)
     if rounds is None:
@@ -153,7 +153,7 @@ PROBLEMS: dict[str, Problem] = {
             "retried")))),
     "hw3": Problem(3, N_(
         "A 10-step workflow's steps are visibly wrong 5 % and silently wrong 5 % of the "
-        "time, with up to 3 attempts a step. A verifier rejects 80 % of silent errors "
+        "time, with up to 3 attempts a step. A verifier rejects 70 % of silent errors "
         "and 4 % of right answers; a rejected attempt is tried again like a visible "
         "error. What is the workflow's success?"), 2, _with_verifier, (
         Mistake(lambda: _with_verifier(verifier=False), N_(
@@ -171,10 +171,10 @@ PROBLEMS: dict[str, Problem] = {
     "hw5": Problem(5, N_(
         "A model is right on 90 % of questions before any revision. Each round of "
         "intrinsic revision breaks 10 % of right answers and fixes 20 % of wrong ones. "
-        "What is its accuracy after two rounds?"), 2, _revision_rounds, (
+        "What is its accuracy after three rounds?"), 2, _revision_rounds, (
         Mistake(lambda: _revision_rounds(None), N_(
             "gave the fixed point, where accuracy ends after many rounds, not after "
-            "two")),
+            "three")),
         Mistake(lambda: _revision_rounds(1), N_(
             "stopped after one round")))),
     "hw6": Problem(6, N_(

@@ -405,6 +405,7 @@ def parts(exercise: str) -> list[str]:
     """The checkable answers of ``exercise`` (its label, such as ``"ch2-ex1"``), in the
     order its check cell asks for them: the label's own entry first, then those with a
     suffix."""
+    _validate.text("exercise", exercise, choices=(*LABELS, *EXERCISES))
     return [name for name in EXERCISES
             if name == exercise or name.startswith(f"{exercise}-")]
 

@@ -68,11 +68,17 @@ def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
         [p.name for p in chapters()] + ["homework.ipynb"])
     # what to install and how to open them travels with them
     committed += [ROOT / "notebooks" / "README.md", ROOT / "notebooks" / "requirements.txt"]
+    from bookbuild.launch_notebooks import requirements, wheel_name
+
     with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
         names = sorted(archive.namelist())
-        assert names == sorted(f"agent-reliability-notebooks/{p.name}" for p in committed)
+        # and the package's wheel, which its requirements.txt installs (bookbuild/wheel.py)
+        assert names == sorted([f"agent-reliability-notebooks/{p.name}" for p in committed]
+                               + [f"agent-reliability-notebooks/{wheel_name()}"])
         for path in committed:
-            assert archive.read(f"agent-reliability-notebooks/{path.name}") == path.read_bytes()
+            expected = (requirements("en", wheel=wheel_name()).encode()
+                        if path.name == "requirements.txt" else path.read_bytes())
+            assert archive.read(f"agent-reliability-notebooks/{path.name}") == expected
             assert (html / "notebooks" / path.name).read_bytes() == path.read_bytes()
     intro = (html / "book" / "intro.html").read_text()
     assert 'href="../agent-reliability-notebooks.zip"' in intro, "the landing page links it"

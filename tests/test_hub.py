@@ -79,6 +79,10 @@ def hub(tmp_path):
     # a student's kernel has the package installed, not the repository: a copy of
     # reliability alone on its path (this checkout's, so the test tests this code)
     library = grade.student_library(tmp_path)
+    # and, like an image built from the handout branch, no build code: this environment's
+    # editable install would import the checkout's (the grader's student kernel, as
+    # "python3", the kernel a student's notebook asks for)
+    kernel = grade.student_kernel(tmp_path / "kernel", library, name="python3")
     config = tmp_path / "jupyterhub_config.py"
     config.write_text(textwrap.dedent(f"""
         c.JupyterHub.ip = "127.0.0.1"
@@ -102,7 +106,8 @@ def hub(tmp_path):
         c.Spawner.start_timeout = {TIMEOUT}
         c.Spawner.http_timeout = {TIMEOUT}
         c.Spawner.environment = {{"PATH": "{bin_dir}:{os.environ.get('PATH', '')}",
-                                  "PYTHONPATH": "{library}"}}
+                                  "PYTHONPATH": "{kernel['PYTHONPATH']}",
+                                  "JUPYTER_PATH": "{kernel['JUPYTER_PATH']}"}}
         # the link's first click waits for the server instead of a spawn-pending page
         c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": {TIMEOUT}}}
         c.JupyterHub.services = [{{"name": "teacher", "api_token": "{token}"}}]

@@ -351,7 +351,7 @@ def test_a_pass_estimate_prints_words_in_the_page_language():
     with i18n.language("ru"):
         russian = str(result)
     assert "pass^3 = 48,8%, 90%-й интервал [" in russian
-    assert "8 задач, в каждой 5 попыток" in russian
+    assert "8 задач, в каждой 5 прогонов" in russian
     assert "2\xa0000 повторных выборок" in russian  # CLDR's no-break space in groups
 
 

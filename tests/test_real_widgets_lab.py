@@ -200,3 +200,19 @@ def test_every_slider_has_a_few_pixels_a_step_and_shows_its_value(path, lab, chr
         assert not problems, f"{name}:\n" + "\n".join(problems)
     finally:
         page.close()
+        _shut_down_kernels(base, token)
+
+
+def _shut_down_kernels(base: str, token: str) -> None:
+    """Closing the tab leaves its kernel running in the lab: shut every kernel down, so
+    the next notebook does not share the machine with the ones before it."""
+    import urllib.request
+
+    headers = {"Authorization": f"token {token}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/api/kernels",
+                                                       headers=headers)) as listed:
+        kernels = json.loads(listed.read())
+    for kernel in kernels:
+        request = urllib.request.Request(f"{base}/api/kernels/{kernel['id']}",
+                                         headers=headers, method="DELETE")
+        urllib.request.urlopen(request).close()

@@ -236,10 +236,15 @@ def test_fit_text_wraps_as_it_would_after_whole_draws(monkeypatch, language):
     def texts(fig):
         return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
 
-    setup(language=language)
-    laid_out = texts(build())
-    monkeypatch.setattr(style, "_lay_out", lambda fig, renderer:
-                        fig.draw_without_rendering())
-    drawn = texts(build())
+    from reliability import i18n
+
+    # the language set back after, and the book's rcParams: later tests in this process
+    # draw and print in English with matplotlib's defaults
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        laid_out = texts(build())
+        monkeypatch.setattr(style, "_lay_out", lambda fig, renderer:
+                            fig.draw_without_rendering())
+        drawn = texts(build())
     assert laid_out == drawn
     assert sum("\n" in text for text in laid_out) >= 4

@@ -373,18 +373,14 @@ def drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
-def wheel_install(repo_url: str) -> str:
-    """The command that installs the package's wheel from the book's site, at the book's
-    pinned versions, with no git (bookbuild/wheel.py publishes both files; the launch
-    notebooks' first cell names the same two URLs)."""
-    import tomllib
+def wheel_install() -> str:
+    """The command that installs the package's wheel from the book's site, with the
+    book's extra, at the book's pinned versions, with no git: the same two URLs the
+    launch notebooks' first cell names (bookbuild/launch_notebooks.py, the one place
+    that makes them; bookbuild/wheel.py publishes both files)."""
+    from bookbuild.launch_notebooks import constraints_url, install_spec
 
-    owner, name = urlparse(repo_url).path.strip("/").split("/")[:2]
-    wheels = f"https://{owner}.github.io/{name}/wheels/"
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    # the book's extra (pyproject.toml): tables, figures and widgets beside the statistics
-    return (f'pip install "reliability[book] @ {wheels}reliability-{version}-py3-none-any.whl" '
-            f'-c "{wheels}constraints.txt"')
+    return f'pip install "{install_spec()}" -c "{constraints_url()}"'
 
 
 def repository_substitutions(app, config):
@@ -395,7 +391,7 @@ def repository_substitutions(app, config):
     config.myst_substitutions = {
         **(config.myst_substitutions or {}),
         # a block of its own: an inline command this long would widen a phone's page
-        "pip_install": "```bash\n" + wheel_install(url).replace(" -c ", " \\\n    -c ")
+        "pip_install": "```bash\n" + wheel_install().replace(" -c ", " \\\n    -c ")
                        + "\n```",
         "repository_url": url,
     }

@@ -116,6 +116,8 @@ def _kind(item) -> str:
     """What a test drives, for the time left after its papermill runs and book
     builds."""
     fixtures = set(getattr(item, "fixturenames", ()))
+    if "lab" in fixtures:   # a launch notebook run in real JupyterLab
+        return "real-widget kernels"
     if "browser_context" in fixtures or _BROWSER_STARTED:
         return "browser tests"
     if "kernel" in fixtures:

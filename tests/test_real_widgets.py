@@ -409,3 +409,18 @@ def _shut_down_kernels(base: str, token: str) -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_run_all_then_move_every_control(path, lab, chromium):
     run_all_then_move_every_control(path, lab, chromium)
+
+
+def test_a_failing_cell_fails_the_run_with_its_traceback(lab, chromium, tmp_path):
+    """Run All stops at a failing cell: the test says which cell and why, at once, rather
+    than waiting out its time limit for a report that never comes."""
+    broken = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("ratio = 1"),
+        nbformat.v4.new_code_cell("ratio = 1 / 0"),
+        nbformat.v4.new_code_cell("print('never reached')")])
+    path = tmp_path / "broken.ipynb"
+    nbformat.write(broken, str(path))
+    started = time.perf_counter()
+    with pytest.raises(AssertionError, match=r"code cell 1 failed:(.|\n)*ZeroDivisionError"):
+        run_all_then_move_every_control(path, lab, chromium)
+    assert time.perf_counter() - started < RUN_SECONDS / 2

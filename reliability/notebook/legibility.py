@@ -327,6 +327,19 @@ def layout_key(fig) -> tuple:
                   for legend in legends))
 
 
+def _tight_box(figure, kwargs: dict) -> dict:
+    """``kwargs`` for print_figure with a ``"tight"`` box measured here, on ``figure``
+    already laid out: matplotlib's save would first pass over the whole figure with
+    drawing switched off to place it, then measure it; measuring places it."""
+    if kwargs.get("bbox_inches", mpl.rcParams["savefig.bbox"]) != "tight" or \
+            kwargs.get("bbox_extra_artists") is not None:
+        return kwargs
+    pad = kwargs.get("pad_inches")
+    pad = mpl.rcParams["savefig.pad_inches"] if pad in (None, "layout") else pad
+    box = figure.get_tightbbox(figure._get_renderer()).padded(pad)
+    return {**kwargs, "bbox_inches": box}
+
+
 def _writes_no_text(metadata) -> bool:
     """Whether matplotlib's PNG would carry no text chunk with ``metadata`` (its
     ``Software`` stamp switched off, nothing else given)."""
@@ -391,7 +404,8 @@ def record_text_size() -> None:
             if laid_out is not None and figure.get_layout_engine() is not None:
                 stack.enter_context(cbook._setattr_cm(figure, dpi=dpi))
                 if layout_key(figure) == laid_out:
-                    stack.enter_context(figure._cm_set(layout_engine="none"))
+                    stack.enter_context(figure._cm_set(layout_engine=None))
+                    kwargs = _tight_box(figure, kwargs)
             figure._reliability_laid_out = None
             Text.draw = draw_and_note
             if direct:

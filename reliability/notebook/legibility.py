@@ -308,7 +308,7 @@ def _in_explorer_update() -> bool:
     return False
 
 
-def layout_key(fig) -> tuple:
+def _layout_key(fig) -> tuple:
     """What ``fig``'s layout is a function of that code may change after laying it out:
     its resolution and size, each axes' place, limits and scales, and the words of its
     titles, axis labels and legends. Equal keys, equal layouts."""
@@ -403,7 +403,7 @@ def record_text_size() -> None:
             # own pass would find again) rather than solving it a second time
             if laid_out is not None and figure.get_layout_engine() is not None:
                 stack.enter_context(cbook._setattr_cm(figure, dpi=dpi))
-                if layout_key(figure) == laid_out:
+                if _layout_key(figure) == laid_out:
                     stack.enter_context(figure._cm_set(layout_engine=None))
                     kwargs = _tight_box(figure, kwargs)
             figure._reliability_laid_out = None

@@ -13,7 +13,7 @@ import matplotlib as mpl
 
 from .. import _validate, i18n
 from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, RETINA_SCALE,
-                         _in_explorer_update, audit_every_figure, layout_key,
+                         _in_explorer_update, _layout_key, audit_every_figure,
                          record_text_size)
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
@@ -210,13 +210,13 @@ def _lay_out(fig, renderer, *, remember: bool = False) -> None:
     the figure, and skips the engine's pass when nothing it depends on has changed
     since the last one noted (legend_below's, then fit_text's first round)."""
     engine = fig.get_layout_engine()
-    if engine is not None and fig.axes and not (
-            remember and getattr(fig, "_reliability_laid_out", None) == layout_key(fig)):
+    noted = getattr(fig, "_reliability_laid_out", None)
+    if engine is not None and fig.axes and not (remember and noted == _layout_key(fig)):
         try:
             engine.execute(fig)
         except ValueError:   # as Figure.draw: a layout with no room, left as it was
             pass
-        fig._reliability_laid_out = layout_key(fig) if remember else None
+        fig._reliability_laid_out = _layout_key(fig) if remember else None
     with renderer._draw_disabled():
         for legend in _legends(fig):
             legend.draw(renderer)

@@ -243,8 +243,73 @@ def test_fit_text_wraps_as_it_would_after_whole_draws(monkeypatch, language):
     with matplotlib.rc_context(), i18n.language(language):
         setup(language=language)
         laid_out = texts(build())
-        monkeypatch.setattr(style, "_lay_out", lambda fig, renderer:
+        monkeypatch.setattr(style, "_lay_out", lambda fig, renderer, **_:
                             fig.draw_without_rendering())
         drawn = texts(build())
     assert laid_out == drawn
     assert sum("\n" in text for text in laid_out) >= 4
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(language):
+    """In a kernel explorer's update, legend_below and fit_text lay the figure out at the
+    resolution of its retina PNG and the save keeps that layout rather than solving it
+    again (fewer passes of the layout engine, the slow part of an update), and passes
+    over the figure once, to draw it (no pass with drawing switched off); the picture
+    is the one the same figure gives saved outside an update, pixel for pixel, wrapped
+    title and legend included."""
+    import io
+
+    import ipywidgets
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from PIL import Image, ImageChops
+
+    from reliability import i18n
+    from reliability.notebook import legend_below
+
+    from matplotlib.figure import Figure
+
+    passes, draws = [], []
+    execute, figure_draw = ConstrainedLayoutEngine.execute, Figure.draw
+
+    def counted(engine, fig):
+        passes[-1] += 1
+        return execute(engine, fig)
+
+    def counted_draw(fig, renderer):
+        draws[-1] += 1
+        return figure_draw(fig, renderer)
+
+    def draw(share=0.5):
+        passes.append(0)
+        draws.append(0)
+        fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+        for k in range(3):
+            ax.plot([0, 1], [share * k, k], label=f"an entry long enough, number {k}")
+        ax.set_title(f"A title long enough that a phone's figure cannot hold it: "
+                     f"{share:.1f} (model)")
+        legend_below(fig)
+        fit_text(fig)
+        buffer = io.BytesIO()   # as IPython's retina PNG: twice the figure's dpi
+        fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
+                    metadata={"Software": None})
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue()))
+
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        ConstrainedLayoutEngine.execute, Figure.draw = counted, counted_draw
+        try:
+            live = []
+            explorer = ipywidgets.interactive(lambda share: live.append(draw(share)),
+                                              share=(0.0, 1.0, 0.1))
+            explorer.kwargs_widgets[0].value = 0.3
+            stored = draw(0.3)
+        finally:
+            ConstrainedLayoutEngine.execute, Figure.draw = execute, figure_draw
+    assert passes[-2] < passes[-1]
+    assert draws[-2] == 1 < draws[-1]
+    assert live[-1].mode == "RGB" and live[-1].size == stored.size
+    quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                  dither=Image.Dither.NONE).convert("RGB")
+    assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None

@@ -41,6 +41,10 @@ TEXT_SIZE_KEY = "reliability-smallest-text-px"
 #: nothing visible at 256 and weigh about half as much as a full-colour PNG.
 FIGURE_COLOURS = 256
 
+#: How many times a figure's own resolution an inline figure is saved at: IPython's
+#: ``retina`` format, which :func:`reliability.notebook.setup` selects.
+RETINA_SCALE = 2
+
 
 def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                     min_text_px: float = MIN_TEXT_PX) -> list[str]:
@@ -304,6 +308,38 @@ def _in_explorer_update() -> bool:
     return False
 
 
+def _layout_key(fig) -> tuple:
+    """What ``fig``'s layout is a function of that code may change after laying it out:
+    its resolution and size, each axes' place, limits and scales, and the words of its
+    titles, axis labels and legends. Equal keys, equal layouts."""
+    def words(texts):
+        return tuple(t.get_text() for t in texts if t is not None)
+
+    axes = tuple((ax.get_position().bounds, tuple(ax.viewLim.bounds), ax.get_xscale(),
+                  ax.get_yscale(), words([ax.title, ax._left_title, ax._right_title,
+                                          ax.xaxis.label, ax.yaxis.label]))
+                 for ax in fig.axes)
+    legends = [legend for legend in list(fig.legends) + [ax.get_legend() for ax in fig.axes]
+               if legend is not None]
+    return (fig.dpi, tuple(fig.get_size_inches()), axes, words([fig._suptitle]),
+            tuple((legend._ncols, legend._loc, words([legend.get_title(),
+                                                      *legend.get_texts()]))
+                  for legend in legends))
+
+
+def _tight_box(figure, kwargs: dict) -> dict:
+    """``kwargs`` for print_figure with a ``"tight"`` box measured here, on ``figure``
+    already laid out: matplotlib's save would first pass over the whole figure with
+    drawing switched off to place it, then measure it; measuring places it."""
+    if kwargs.get("bbox_inches", mpl.rcParams["savefig.bbox"]) != "tight" or \
+            kwargs.get("bbox_extra_artists") is not None:
+        return kwargs
+    pad = kwargs.get("pad_inches")
+    pad = mpl.rcParams["savefig.pad_inches"] if pad in (None, "layout") else pad
+    box = figure.get_tightbbox(figure._get_renderer()).padded(pad)
+    return {**kwargs, "bbox_inches": box}
+
+
 def _writes_no_text(metadata) -> bool:
     """Whether matplotlib's PNG would carry no text chunk with ``metadata`` (its
     ``Software`` stamp switched off, nothing else given)."""
@@ -320,8 +356,10 @@ def record_text_size() -> None:
     update keeps its full colours and is compressed fast: the student waits for it and
     no page stores it. Files a reader saves with ``savefig("x.png")`` are left as
     matplotlib writes them."""
+    import contextlib
     import io
 
+    from matplotlib import cbook
     from matplotlib.backend_bases import FigureCanvasBase
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
@@ -354,17 +392,29 @@ def record_text_size() -> None:
         # matplotlib's own PNG is skipped only when it would carry nothing but pixels
         direct = kwargs.get("pil_kwargs") is None and _writes_no_text(kwargs.get("metadata"))
         buffer = io.BytesIO()
-        Text.draw = draw_and_note
-        if direct:
-            FigureCanvasAgg.print_png = keep_pixels
-        try:
-            result = original(canvas, buffer, *args, **kwargs)
-        finally:
-            Text.draw = paint
-            FigureCanvasAgg.print_png = agg_print_png
         dpi = kwargs.get("dpi") or mpl.rcParams["savefig.dpi"]
         if dpi == "figure":
             dpi = canvas.figure.dpi
+        figure = canvas.figure
+        laid_out = getattr(figure, "_reliability_laid_out", None)
+        with contextlib.ExitStack() as stack:
+            # fit_text laid an explorer's figure out at this resolution, and nothing it
+            # depends on has changed since: the save keeps that layout (the one its
+            # own pass would find again) rather than solving it a second time
+            if laid_out is not None and figure.get_layout_engine() is not None:
+                stack.enter_context(cbook._setattr_cm(figure, dpi=dpi))
+                if _layout_key(figure) == laid_out:
+                    stack.enter_context(figure._cm_set(layout_engine=None))
+                    kwargs = _tight_box(figure, kwargs)
+            figure._reliability_laid_out = None
+            Text.draw = draw_and_note
+            if direct:
+                FigureCanvasAgg.print_png = keep_pixels
+            try:
+                result = original(canvas, buffer, *args, **kwargs)
+            finally:
+                Text.draw = paint
+                FigureCanvasAgg.print_png = agg_print_png
         text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
         live = _in_explorer_update()
         filename.write(_png_with_text(drawn[-1] if drawn else buffer.getvalue(), text,

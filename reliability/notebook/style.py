@@ -6,12 +6,14 @@ Nothing here computes a result; it only makes results display the same way on ev
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import matplotlib as mpl
 
 from .. import _validate, i18n
-from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, audit_every_figure,
+from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, RETINA_SCALE,
+                         _in_explorer_update, _layout_key, audit_every_figure,
                          record_text_size)
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
@@ -129,9 +131,34 @@ def fit_text(fig, *, pad_px: float = 3.0):
 
     _validate.instance("fig", fig, Figure)
     pad_px = _validate.real("pad_px", pad_px, minimum=0)
+    with _save_resolution(fig) as scale:
+        _fit(fig, pad_px * scale, scale)
+    return fig
+
+
+@contextlib.contextmanager
+def _save_resolution(fig):
+    """Lay ``fig`` out at the resolution it is about to be saved at: a kernel explorer's
+    update goes at once to a retina PNG, whose save lays the figure out again at that
+    resolution. Laid out here at it (:func:`_lay_out` noting the layout, the caller
+    scaling every pixel length by the ratio this yields), the save keeps the layout
+    (legibility.record_text_size) instead of solving the same one a second time. Any
+    other figure is laid out at its own resolution, as before (ratio 1)."""
+    if not _in_explorer_update():
+        yield 1
+        return
+    from matplotlib import cbook
+
+    with cbook._setattr_cm(fig, dpi=fig.dpi * RETINA_SCALE):
+        yield RETINA_SCALE
+
+
+def _fit(fig, pad_px: float, scale: float) -> bool:
+    """fit_text's work at ``fig``'s present resolution, its pixel lengths ``scale`` times
+    those of 100 dpi. Whether the layout it leaves is that of the text as it is now."""
     renderer = _renderer(fig)
     for _round in range(3):   # wrapping moves the axes, which moves centred text
-        _lay_out(fig, renderer)
+        _lay_out(fig, renderer, remember=scale != 1)
         changed = False
         for text in _wrappable(fig):
             box = text.get_window_extent(renderer)
@@ -140,7 +167,7 @@ def fit_text(fig, *, pad_px: float = 3.0):
                          else (fig.bbox.x0, fig.bbox.x1))
             low, high = low + pad_px, high - pad_px
             start, end = (box.y0, box.y1) if vertical else (box.x0, box.x1)
-            if start >= low - 0.5 and end <= high + 0.5:
+            if start >= low - 0.5 * scale and end <= high + 0.5 * scale:
                 continue
             middle = (start + end) / 2
             align = text.get_verticalalignment() if vertical else \
@@ -149,7 +176,7 @@ def fit_text(fig, *, pad_px: float = 3.0):
                 align = "center"   # a figure legend is centred, whatever its title's side
             room = {"left": high - start, "bottom": high - start, "right": end - low,
                     "top": end - low}.get(align, 2 * min(middle - low, high - middle))
-            wrapped = _wrap(text, room, renderer)
+            wrapped = _wrap(text, room, renderer, scale)
             if wrapped != text.get_text():
                 text.set_text(wrapped)
                 changed = True
@@ -158,32 +185,38 @@ def fit_text(fig, *, pad_px: float = 3.0):
             if legend is None or not legend.get_texts():
                 continue
             box = legend.get_window_extent(renderer)
-            inside = (fig.bbox.x0 + pad_px - 0.5, fig.bbox.x1 - pad_px + 0.5)
+            inside = (fig.bbox.x0 + pad_px - 0.5 * scale,
+                      fig.bbox.x1 - pad_px + 0.5 * scale)
             if box.x0 >= inside[0] and box.x1 <= inside[1]:
                 continue
             widths = [t.get_window_extent(renderer).width for t in legend.get_texts()]
             room = fig.bbox.width - 2 * pad_px - (box.width - max(widths))
             for text, width in zip(legend.get_texts(), widths):
                 if width > room and "$" not in text.get_text():
-                    text.set_text(_wrap(text, room, renderer))
+                    text.set_text(_wrap(text, room, renderer, scale))
                     changed = True
         if not changed:
-            break
-    return fig
+            return True
+    return False
 
 
-def _lay_out(fig, renderer) -> None:
+def _lay_out(fig, renderer, *, remember: bool = False) -> None:
     """Place ``fig``'s axes, titles and legends as its next draw will, without drawing
     the figure: the layout engine's pass (constrained layout measures every tick label),
     then each legend alone with drawing switched off, which is what places its title
     and entries. Where each text ends then is where a whole draw would leave it: the
-    titles and axis labels this module measures sit at their axes' fractions."""
+    titles and axis labels this module measures sit at their axes' fractions.
+    ``remember`` (an explorer's update, :func:`_save_resolution`) notes the layout on
+    the figure, and skips the engine's pass when nothing it depends on has changed
+    since the last one noted (legend_below's, then fit_text's first round)."""
     engine = fig.get_layout_engine()
-    if engine is not None and fig.axes:
+    noted = getattr(fig, "_reliability_laid_out", None)
+    if engine is not None and fig.axes and not (remember and noted == _layout_key(fig)):
         try:
             engine.execute(fig)
         except ValueError:   # as Figure.draw: a layout with no room, left as it was
             pass
+        fig._reliability_laid_out = _layout_key(fig) if remember else None
     with renderer._draw_disabled():
         for legend in _legends(fig):
             legend.draw(renderer)
@@ -214,9 +247,10 @@ def _wrappable(fig) -> list:
             and "$" not in t.get_text()]
 
 
-def _wrap(text, room: float, renderer) -> str:
+def _wrap(text, room: float, renderer, scale: float = 1) -> str:
     """``text``'s words in as few lines as fit ``room`` display pixels, each line as
-    near the same width as the fewest lines allow."""
+    near the same width as the fewest lines allow (the steps ``scale`` times those of
+    100 dpi)."""
     prop = text.get_fontproperties()
     measured: dict[str, float] = {}
 
@@ -251,8 +285,8 @@ def _wrap(text, room: float, renderer) -> str:
                 if max(widths) <= room and min(widths) >= max(widths) / 3:
                     return "\n".join(halves)
     limit = max(width(line) for line in best)
-    while limit > 10:   # even the lines out: narrow the limit while the count holds
-        narrower = greedy(limit - 4)
+    while limit > 10 * scale:   # even the lines out: narrow while the count holds
+        narrower = greedy(limit - 4 * scale)
         widest = max(width(line) for line in narrower)
         # (more lines, or no narrower: a word longer than the limit stands alone)
         if len(narrower) > len(best) or widest >= limit:
@@ -297,14 +331,15 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
         if ax.get_legend() is not None:
             ax.get_legend().remove()
     columns = max(1, min(most_columns, len(labels)))
-    while True:
-        legend = fig.legend(handles, labels, loc="outside lower center", ncols=columns,
-                            **kwargs)
-        if columns == 1:
-            return legend
-        _lay_out(fig, _renderer(fig))
-        box = legend.get_window_extent(_renderer(fig))
-        if box.width <= fig.bbox.width - 8:
-            return legend
-        legend.remove()
-        columns -= 1
+    with _save_resolution(fig) as scale:
+        while True:
+            legend = fig.legend(handles, labels, loc="outside lower center",
+                                ncols=columns, **kwargs)
+            if columns == 1:
+                return legend
+            _lay_out(fig, _renderer(fig), remember=scale != 1)
+            box = legend.get_window_extent(_renderer(fig))
+            if box.width <= fig.bbox.width - 8 * scale:
+                return legend
+            legend.remove()
+            columns -= 1

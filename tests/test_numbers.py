@@ -64,7 +64,7 @@ def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
     english = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
                numbers.percent(0.2412), numbers.points(0.023), numbers.points(-0.004),
                numbers.interval(0.3, 0.58), numbers.interval(0.91, 0.933, ".3f"))
-    assert english == ("6,931.1", "2,000", "0.99", "24.1%", "+2.3 pp", "-0.4 pp",
+    assert english == ("6,931.1", "2,000", "0.99", "24.1%", "+2.3 pp", "\u22120.4 pp",
                        "[30.0%, 58.0%]", "[0.910, 0.933]")
     with i18n.language("ru"):
         russian = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
@@ -72,7 +72,21 @@ def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
                    numbers.points(-0.004), numbers.interval(0.3, 0.58),
                    numbers.interval(0.91, 0.933, ".3f"))
     assert russian == (f"6{NBSP}931,1", f"2{NBSP}000", "0,99", "24,1%", "+2,3 п. п.",
-                       "-0,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
+                       "\u22120,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
+
+
+def test_a_negative_number_has_a_minus_sign_not_a_hyphen_in_both_languages():
+    # U+2212, as the printed page writes it; a hyphen-minus reads as a dash or a range
+    for language in ("en", "ru"):
+        with i18n.language(language):
+            shown = [numbers.fmt(-2.4, ".1f"), numbers.fmt(-2.4, "+.1f"),
+                     numbers.fmt(-0.05, ".1%"), numbers.fmt(-1234, ",d"),
+                     numbers.number(-3.25, 2), numbers.percent(-0.5),
+                     numbers.points(-0.02), numbers.interval(-0.1, 0.2),
+                     numbers.money(-3.5), numbers.glued_text("-2.4", ".1f")]
+        for text in shown:
+            assert text.count(numbers.MINUS) == 1 and "-" not in text, (language, text)
+    assert numbers.fmt(-2.4, "+.1f") == "\u22122.4" and numbers.fmt(2.4, "+.1f") == "+2.4"
 
 
 def test_an_interval_lines_up_in_a_column_and_keeps_its_semicolon():
@@ -96,7 +110,7 @@ def test_english_is_pythons_format_and_russian_rounds_the_same(value, spec):
     """One rounding in both editions: the Russian text is the English one with the
     Russian signs."""
     english = numbers.fmt(value, spec)
-    assert english == format(value, spec)
+    assert english == format(value, spec).replace("-", numbers.MINUS)   # the minus sign
     with i18n.language("ru"):
         russian = numbers.fmt(value, spec)
     assert russian.replace(NBSP, "#").replace(",", ".") == \

@@ -84,10 +84,12 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     if i18n.get_language() != "en":
         # Numbers in the page's language (reliability.numbers): «0,805», «2 000»
         style = style.format(lambda value: _localised(value, "{}"))
-        if isinstance(formats, dict):
-            formats = {k: _localiser(v) for k, v in formats.items()}
-        elif formats is not None:
-            formats = _localiser(formats)
+    # every format through reliability.numbers, in English too: the same digits as
+    # Python's, with the minus sign (−1.7, not -1.7) and "n/a" for nan
+    if isinstance(formats, dict):
+        formats = {k: _localiser(v) for k, v in formats.items()}
+    elif formats is not None:
+        formats = _localiser(formats)
     whole = [c for i, c in enumerate(frame.columns)
              if pd.api.types.is_integer_dtype(frame.iloc[:, i])]
     if whole:

@@ -112,6 +112,32 @@ _READY_JS = """async () => {
             return line;
         }));
     }
+    // A number in a table keeps its characters together on paper: print.css lets a
+    // cell's long words wrap anywhere, which split «0,8» into «0,» and «8» (issue 41).
+    // Each number (sign, digits, decimal sign, thousands' spaces, per cent) becomes a
+    // .print-number, which print.css does not let wrap.
+    const NUMBER = /[\u2212+-]?\d(?:[\d\u00a0\u202f.,]*\d)?%?/g;
+    for (const cell of Array.from(document.querySelectorAll("td, th"))) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        const texts = [];
+        while (walker.nextNode()) { texts.push(walker.currentNode); }
+        for (const node of texts) {
+            const text = node.textContent;
+            if (!/\d/.test(text) || node.parentElement.closest(".print-number")) { continue; }
+            const parts = document.createDocumentFragment();
+            let last = 0;
+            for (const found of text.matchAll(NUMBER)) {
+                parts.append(text.slice(last, found.index));
+                const number = document.createElement("span");
+                number.className = "print-number";
+                number.textContent = found[0];
+                parts.append(number);
+                last = found.index + found[0].length;
+            }
+            parts.append(text.slice(last));
+            node.replaceWith(parts);
+        }
+    }
     const main = document.querySelector("main h1") || document.querySelector("h1");
     const title = main ? main.textContent.replace(/[#\\u00b6]\\s*$/, "").trim()
                        : document.title.split(" \\u2014 ")[0];

@@ -30,7 +30,7 @@ from . import _language, _validate
 from ._language import N_, _
 
 __all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
-           "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING"]
+           "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING", "MINUS"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
 NOT_A_NUMBER = N_("n/a")
@@ -71,8 +71,21 @@ def _babel(text: str, *, digits: int, group: bool, percent: bool = False) -> str
     return format_decimal(Decimal(text), format=pattern, locale=_locale())
 
 
+#: The minus sign every number is written with, in both editions: U+2212, as wide as the
+#: plus, not the hyphen-minus a keyboard types ("−2.4", not "-2.4").
+MINUS = "\u2212"
+
+_HYPHEN_MINUS = re.compile(r"^(\s*)-(?=[\d.,])")
+
+
+def _minus(text: str) -> str:
+    """``text`` with a leading hyphen-minus before a number written as :data:`MINUS`."""
+    return _HYPHEN_MINUS.sub(lambda found: found[1] + MINUS, text, count=1)
+
+
 def _signed(text: str, value: float, sign: bool) -> str:
-    return "+" + text if sign and not text.startswith(("-", "−")) and value >= 0 else text
+    text = _minus(text)
+    return "+" + text if sign and not text.startswith(("-", MINUS)) and value >= 0 else text
 
 
 def number(value, digits: int | None = None, *, group: bool = True,
@@ -298,14 +311,20 @@ def money(amount, currency: str = "USD") -> str:
     currency = _validate.text("currency", currency)
     if not math.isfinite(amount):
         return _language.gettext(NOT_A_NUMBER)
-    return format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
+    text = format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
+    return text.replace("-", MINUS, 1)   # a debt's sign, before or after the currency's
 
 
 def fmt(value, format_spec: str) -> str:
     """``format(value, format_spec)`` in the page's language: the same rounding, the
-    locale's decimal sign and groups. In English it is exactly Python's ``format``,
-    except that nan and inf read "n/a" («н/д»). A
+    locale's decimal sign and groups, and a negative number's sign the minus
+    :data:`MINUS` («−2,4»). In English it is exactly Python's ``format``, except that
+    nan and inf read "n/a" («н/д») and the minus is :data:`MINUS` ("−2.4"). A
     spec outside sign, ``,``, precision and d/f/%/g is Python's, unlocalised."""
+    return _minus(_fmt(value, format_spec))
+
+
+def _fmt(value, format_spec: str) -> str:
     format_spec = _validate.text("format_spec", format_spec, optional=True) or ""
     if isinstance(value, Decimal):
         # an amount of money: Decimal's own exact rounding, then the locale's signs

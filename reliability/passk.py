@@ -186,7 +186,8 @@ def pass_hat_k(n, c, k):
 
 @dataclass(frozen=True)
 class PassCurves:
-    """pass@k and pass^k for k = 1..trials, with bootstrap intervals over tasks."""
+    """pass@k and pass^k for k = 1..trials, with bootstrap intervals over tasks (Wilson's
+    where every task scored the same)."""
 
     k: np.ndarray = field(repr=False)
     pass_at: np.ndarray = field(repr=False)
@@ -198,9 +199,23 @@ class PassCurves:
     tasks: int = 0
     trials: int = 0
     confidence: float = 0.95
+    #: True at each k where every task had the same estimate (one task, or all tasks at
+    #: 0 or at 1): the bootstrap has nothing to spread there, so that k's interval is
+    #: Wilson's score interval on the mean over tasks, as in :func:`from_counts`.
+    pass_at_wilson: np.ndarray | None = field(default=None, repr=False)
+    pass_hat_wilson: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self):
         _validate.numeric_array("k", self.k, kind="whole", ndim=1, minimum=1)
+        for name in ("pass_at_wilson", "pass_hat_wilson"):
+            value = getattr(self, name)
+            if value is None:
+                value = np.zeros(np.shape(self.k), dtype=bool)
+            value = np.asarray(value)
+            if value.dtype != bool or value.shape != np.shape(self.k):
+                raise ValueError(f"{name} must be None or one truth value per k "
+                                 f"({np.size(self.k)} of them), got {value!r}")
+            object.__setattr__(self, name, value)
         for name in ("pass_at", "pass_at_low", "pass_at_high", "pass_hat", "pass_hat_low",
                      "pass_hat_high"):
             value = getattr(self, name)
@@ -254,7 +269,9 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
 
     The interval is a percentile bootstrap that resamples *tasks* with replacement,
     because with tens of tasks the choice of tasks, not the trials, is the larger source of
-    error.
+    error; at a k where every task has the same estimate (one task, or every task at 0 or
+    at 1) the bootstrap has nothing to spread, and the interval is Wilson's on the mean
+    over tasks instead (``pass_at_wilson``, ``pass_hat_wilson`` say where).
 
     Parameters
     ----------
@@ -291,10 +308,20 @@ def curves(outcomes, *, confidence: float = 0.95, resamples: int = 2000,
     ks = np.arange(1, trials + 1)
     out = _bootstrap(matrix.sum(axis=1), trials, ks, confidence=confidence,
                      resamples=resamples, rng=rng)
+    for name in ("at", "hat"):
+        # Where every task scored the same the bootstrap interval is the point itself, a
+        # width that is no sign of precision: Wilson's interval on the mean instead.
+        point, low, high = (np.array(v, dtype=float) for v in out[name])
+        for i in np.flatnonzero(out[name + "_alike"]):
+            wilson = _wilson_on_mean(float(np.clip(point[i], 0.0, 1.0)), tasks, confidence)
+            low[i], high[i] = min(wilson[0], point[i]), max(wilson[1], point[i])
+        out[name] = (point, low, high)
     return PassCurves(k=ks, pass_at=out["at"][0], pass_at_low=out["at"][1],
                       pass_at_high=out["at"][2], pass_hat=out["hat"][0],
                       pass_hat_low=out["hat"][1], pass_hat_high=out["hat"][2],
-                      tasks=int(tasks), trials=int(trials), confidence=confidence)
+                      tasks=int(tasks), trials=int(trials), confidence=confidence,
+                      pass_at_wilson=np.asarray(out["at_alike"], dtype=bool),
+                      pass_hat_wilson=np.asarray(out["hat_alike"], dtype=bool))
 
 
 def _bootstrap(successes, trials: int, ks, *, confidence: float, resamples: int,

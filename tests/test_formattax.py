@@ -275,4 +275,4 @@ def test_spread_table_shows_each_tally_against_its_own_cells():
     values = load("format_tax").set_index("id")["value"]
     table = spread_table(values).set_index("tally")
     assert table.loc["MATH-500, all models and formats", "toward the tax"] == "40"
-    assert table.loc["qwen3-8b, all tasks and formats", "mean change (pp)"] == "-9.9"
+    assert table.loc["qwen3-8b, all tasks and formats", "mean change (pp)"] == "\u22129.9"

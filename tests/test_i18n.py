@@ -101,7 +101,8 @@ def test_parameter_ranges_are_described_in_the_language():
 
 def test_a_word_can_read_differently_in_a_column_that_gives_it_context(monkeypatch):
     monkeypatch.setattr(_language, "translations", lambda language: _Catalog({
-        "low": "нижняя граница", "confidence\x04low": "низкая"}))
+        "low": "нижняя граница", "lower bound": "нижняя граница",
+        "confidence\x04low": "низкая"}))
     frame = pd.DataFrame({"confidence": ["low"], "low": [0.25]})
     with i18n.language("ru"):
         assert i18n.pgettext("confidence", "low") == "низкая"

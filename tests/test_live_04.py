@@ -38,13 +38,39 @@ def test_the_explorer_starts_at_the_chapters_setting(mixes):
                                        "concentration s = 1, have pass^8 = ")
     assert mixes.source[1] == {"cases": CASES, "runs": RUNS, "seed": SEED, "pass1": 0.6,
                                "concentration": 1.0, "k": 8, "resamples": RESAMPLES}
-    # the nearest position offered: pass^1 on a 0.1 grid, s by ratio, k up to the runs
-    snapped = figures.live_mixes(cases=2, runs=3, seed=0, pass1=0.66,
-                                 concentration=70.0, k=20, resamples=5)
-    assert snapped.source[1]["pass1"] == 0.7
-    assert snapped.source[1]["concentration"] == 50.0
+    # a start inside the sliders' ranges is a position of its own (pass^1 to two places,
+    # s to three digits), so the explorer starts on the numbers the chapter's text cites
+    own = figures.live_mixes(cases=2, runs=3, seed=0, pass1=0.6612,
+                             concentration=70.04, k=20, resamples=5)
+    assert own.source[1]["pass1"] == 0.66
+    assert own.source[1]["concentration"] == 70.0
+    assert 0.66 in own.controls[0].values and 70.0 in own.controls[1].values
+    assert own.sentence().startswith("Model: tasks with pass^1 = 66%, spread with "
+                                     "concentration s = 70, have pass^3 = ")
+    # outside them, and k, the nearest position offered
+    snapped = figures.live_mixes(cases=2, runs=3, seed=0, pass1=0.97,
+                                 concentration=700.0, k=20, resamples=5)
+    assert snapped.source[1]["pass1"] == 0.9
+    assert snapped.source[1]["concentration"] == 100.0
     assert snapped.source[1]["k"] == 3
     assert snapped.controls[2].values == (1, 2, 3)
+
+
+def test_a_measurement_with_no_spread_gets_wilsons_interval(mixes):
+    """At pass^1 = 10% and alike tasks no case passes 8 runs of 8: the bootstrap would
+    say 0.0% to 0.0%; the sentence gives Wilson's interval on the 50 cases and says so."""
+    text = mixes.sentence(pass1=0.1, s=50.0, k=8)
+    measured = passk.curves(passk.TaskMix.beta(0.1, 50.0).simulate(CASES, RUNS, seed=SEED),
+                            resamples=RESAMPLES, seed=SEED)
+    assert measured.pass_hat_wilson[7] and measured.pass_hat[7] == 0.0
+    # the same interval as the package's one-k estimate of 50 cases that all failed
+    none = passk.from_counts([0] * CASES, trials=RUNS, k=8)
+    low, high = measured.pass_hat_low[7], measured.pass_hat_high[7]
+    assert none.pass_hat_method == "wilson"
+    assert (low, high) == (none.pass_hat_low, none.pass_hat_high) and high > 0.05
+    assert (f"measure pass^8 at 0.0%, the same on every case (95% Wilson interval "
+            f"{low:.1%} to {high:.1%})") in text, text
+    assert "0.0% to 0.0%" not in text
 
 
 @pytest.mark.parametrize("pass1, s, k", [(0.6, 1.0, 8), (0.6, 50.0, 8), (0.1, 0.1, 1),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reliability import lab
+from reliability import lab, numbers
 from reliability.figures import lab as figs
 from reliability.live import Control
 
@@ -89,7 +89,8 @@ def test_chapter_9_sentence_states_the_package_numbers(explorer, fault, recovery
     assert f"passes {treated.rate:.1%} ({low:.1%} to {high:.1%}; closed form {closed:.1%})" \
         in text
     gap = lab.compare(base, treated)
-    assert (f"The gap is {100 * gap.delta:+.1f} pp (95% Newcombe interval "
-            f"{100 * gap.low:+.1f} to {100 * gap.high:+.1f}): a {gap.verdict}.") in text
+    signed = lambda share: numbers.fmt(100 * share, "+.1f")   # with the minus sign, −1.9
+    assert (f"The gap is {signed(gap.delta)} pp (95% Newcombe interval "
+            f"{signed(gap.low)} to {signed(gap.high)}): a {gap.verdict}.") in text
     if recovery:
         assert f"error recovery fired {treated.fired['error_recovery']:,d} times" in text

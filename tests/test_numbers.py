@@ -64,7 +64,7 @@ def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
     english = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
                numbers.percent(0.2412), numbers.points(0.023), numbers.points(-0.004),
                numbers.interval(0.3, 0.58), numbers.interval(0.91, 0.933, ".3f"))
-    assert english == ("6,931.1", "2,000", "0.99", "24.1%", "+2.3 pp", "-0.4 pp",
+    assert english == ("6,931.1", "2,000", "0.99", "24.1%", "+2.3 pp", "\u22120.4 pp",
                        "[30.0%, 58.0%]", "[0.910, 0.933]")
     with i18n.language("ru"):
         russian = (numbers.number(6931.1, 1), numbers.number(2000), numbers.number(0.99),
@@ -72,7 +72,21 @@ def test_decimals_thousands_percents_points_and_intervals_in_both_languages():
                    numbers.points(-0.004), numbers.interval(0.3, 0.58),
                    numbers.interval(0.91, 0.933, ".3f"))
     assert russian == (f"6{NBSP}931,1", f"2{NBSP}000", "0,99", "24,1%", "+2,3 п. п.",
-                       "-0,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
+                       "\u22120,4 п. п.", "[30,0%; 58,0%]", "[0,910; 0,933]")
+
+
+def test_a_negative_number_has_a_minus_sign_not_a_hyphen_in_both_languages():
+    # U+2212, as the printed page writes it; a hyphen-minus reads as a dash or a range
+    for language in ("en", "ru"):
+        with i18n.language(language):
+            shown = [numbers.fmt(-2.4, ".1f"), numbers.fmt(-2.4, "+.1f"),
+                     numbers.fmt(-0.05, ".1%"), numbers.fmt(-1234, ",d"),
+                     numbers.number(-3.25, 2), numbers.percent(-0.5),
+                     numbers.points(-0.02), numbers.interval(-0.1, 0.2),
+                     numbers.money(-3.5), numbers.glued_text("-2.4", ".1f")]
+        for text in shown:
+            assert text.count(numbers.MINUS) == 1 and "-" not in text, (language, text)
+    assert numbers.fmt(-2.4, "+.1f") == "\u22122.4" and numbers.fmt(2.4, "+.1f") == "+2.4"
 
 
 def test_an_interval_lines_up_in_a_column_and_keeps_its_semicolon():
@@ -96,7 +110,7 @@ def test_english_is_pythons_format_and_russian_rounds_the_same(value, spec):
     """One rounding in both editions: the Russian text is the English one with the
     Russian signs."""
     english = numbers.fmt(value, spec)
-    assert english == format(value, spec)
+    assert english == format(value, spec).replace("-", numbers.MINUS)   # the minus sign
     with i18n.language("ru"):
         russian = numbers.fmt(value, spec)
     assert russian.replace(NBSP, "#").replace(",", ".") == \
@@ -172,6 +186,10 @@ EVERYWHERE = {
     # "wrong_record", "error_recovery"): a printed line says its words (numbers.said)
     "a code name where words belong": re.compile(r"(?<![\w.])(?:" + "|".join(
         name for name in numbers.known_identifiers() if "_" in name) + r")(?![\w(])"),
+    # a negative number's sign is the minus, U+2212 (reliability.numbers.MINUS), not the
+    # keyboard's hyphen-minus, which reads as a dash or a range ("gap -2.4", «от -22,2»);
+    # a range (2-4), a date and a name (gpt-4o) have a letter or digit before the hyphen
+    "a hyphen-minus as a minus sign": re.compile(r"(?:^|(?<=[\s(\[;:=«\"“/+]))-(?=\d)"),
 }
 #: English nouns after a count of one, or after another count in the singular.
 ENGLISH_NOUNS = ("run|step|case|call|task|attempt|round|day|failure|conversation|"
@@ -326,3 +344,62 @@ def test_an_amount_of_money_keeps_decimals_exact_rounding():
     with i18n.language("ru"):
         assert numbers.fmt(Decimal("1450.00"), ".2f") == "1450,00"
         assert numbers.fmt(Decimal("12345.5"), ",.2f") == f"12{NBSP}345,50"
+
+
+#: A column name a reader should not meet over a table: a code name with an underscore
+#: (``cut_short``, ``closed_attempts``), or the bare keys of a share and its interval.
+RAW_HEADER = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w(])|^(?:rate|low|high)$")
+
+
+def _table_headers(nb) -> list[str]:
+    """The header and row-label cells (``<th>``) of every table a notebook's stored
+    outputs show, as text."""
+    if isinstance(nb, Path):
+        nb = nbformat.read(str(nb), as_version=4)
+    headers = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            page = output.get("data", {}).get("text/html", "")
+            page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+            for found in re.finditer(r"<th\b[^>]*>(.*?)</th>", page, flags=re.S):
+                text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found[1])).split())
+                headers.append(f"cell {index}: {text}")
+    return headers
+
+
+def raw_headers(nb) -> list[str]:
+    return [h for h in _table_headers(nb) if RAW_HEADER.search(h.split(": ", 1)[1])]
+
+
+@pytest.mark.parametrize("path", ENGLISH + RUSSIAN,
+                         ids=[f"{p.parent.parent.name}-{p.stem}" for p in ENGLISH + RUSSIAN])
+def test_table_headers_are_words_in_the_editions_language(path):
+    found = raw_headers(path)
+    assert not found, f"{path.relative_to(ROOT)}: column names as code:\n" + "\n".join(
+        found[:15])
+
+
+def test_the_header_check_finds_code_names_and_bare_interval_keys():
+    import pandas as pd
+
+    raw = pd.DataFrame({"cut_short": [1], "low": [0.1], "high": [0.2], "closed form": [0.3]})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[
+        nbformat.v4.new_output("execute_result", data={
+            "text/html": raw.style.hide(axis="index").to_html()})])])
+    assert [h.split(": ", 1)[1] for h in raw_headers(nb)] == ["cut_short", "low", "high"]
+    nb.cells[0].outputs[0].data["text/html"] = notebook.table(raw, name="t").data
+    assert raw_headers(nb) == []   # the book's table() writes words over them
+    with i18n.language("ru"):
+        nb.cells[0].outputs[0].data["text/html"] = notebook.table(raw, name="t").data
+    assert raw_headers(nb) == [] and "нижняя граница" in nb.cells[0].outputs[0].data[
+        "text/html"]
+
+
+def test_the_minus_check_finds_a_hyphen_and_spares_ranges_dates_and_names():
+    rule = {"minus": EVERYWHERE["a hyphen-minus as a minus sign"]}
+    for wrong in ("gap (SE) -2.4", "95% CI -22.2 to +33.6", "[-9.5, +9.5]",
+                  "от -22,2 до", "(-1.7)"):
+        assert _problems(wrong, rule), wrong
+    for right in ("gap \u22122.4", "pages 78-95", "2024-06-20", "gpt-4o", "GPT-4.5",
+                  "1 - e^A", "k-subsets", "x_range"):
+        assert not _problems(right, rule), right

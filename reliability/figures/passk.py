@@ -239,14 +239,25 @@ LIVE_CONCENTRATIONS = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 LIVE_KMAX = 8
 
 
+def _with_start(grid: tuple, start: float) -> tuple:
+    """``grid`` with ``start`` as a position of its own if it lies inside the grid's
+    range (outside it, the slider starts at the nearest end)."""
+    return tuple(sorted(set(grid) | {start})) if grid[0] <= start <= grid[-1] else grid
+
+
 def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                concentration: float = 1.0, k: int = 8, resamples: int = 1000):
     """The chapter's live explorer: closed-form pass^k and pass@k of a Beta task mix with
     mean ``pass1`` and concentration ``concentration``, pass^k if every task were alike,
     and seeded simulations of ``cases`` cases x ``runs`` runs as dots with 95 % bootstrap
     intervals over cases (:func:`reliability.passk.curves`, ``resamples`` resamples). The
-    arguments ``pass1``, ``concentration`` and ``k`` set where the sliders start, moved to
-    the nearest position offered. Returns a :class:`reliability.live.Explorer`."""
+    arguments ``pass1``, ``concentration`` and ``k`` set where the sliders start:
+    ``pass1`` (to two places) and ``concentration`` (to three digits) become positions of
+    their own inside the sliders' ranges, so a chapter's explorer starts on the very
+    numbers its text cites; ``k``, and a value outside a range, move to the nearest
+    position offered. At a k where every simulated case scored the same, the interval is
+    Wilson's (:func:`reliability.passk.curves`) and the sentence says so. Returns a
+    :class:`reliability.live.Explorer`."""
     from functools import lru_cache
 
     from ..live import Control, Explorer, Series, Words
@@ -256,35 +267,52 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
     runs = _validate.whole("runs", runs, minimum=1, maximum=50)
     _validate.whole("seed", seed, minimum=0)
     resamples = _validate.whole("resamples", resamples, minimum=1, maximum=5_000)
-    pass1 = nearest(LIVE_PASS1, _validate.probability("pass1", pass1))
-    concentration = _validate.real("concentration", concentration, above=0.0)
-    concentration = min(LIVE_CONCENTRATIONS,
-                        key=lambda v: abs(np.log(v / concentration)))
+    # The chapter's own setting is a position of its own (pass^1 to two places, s to
+    # three digits), so the explorer starts on the very numbers the text cites.
+    pass1 = round(_validate.probability("pass1", pass1), 2)
+    pass1s = _with_start(LIVE_PASS1, pass1)
+    pass1 = nearest(pass1s, pass1)
+    concentration = float(f"{_validate.real('concentration', concentration, above=0.0):.3g}")
+    concentrations = _with_start(LIVE_CONCENTRATIONS, concentration)
+    concentration = min(concentrations, key=lambda v: abs(np.log(v / concentration)))
     # pass^k needs k runs of a case; a slider needs two positions even at runs = 1.
     kmax = max(2, min(LIVE_KMAX, runs))
     k = min(_validate.whole("k", k, minimum=1), kmax)
     ks = np.arange(1, kmax + 1)
 
     @lru_cache(maxsize=None)
-    def measured(pass1, s):
+    def curve(pass1, s):
         # One seed for every position: neighbouring settings share their random draws,
         # so the dots move with the mix, not by chance.
         outcomes = TaskMix.beta(pass1, s).simulate(cases, runs, seed=seed)
         result = curves(outcomes, resamples=resamples, seed=seed)
         shown = result.k <= kmax
         return (result.k[shown], result.pass_hat[shown], result.pass_hat_low[shown],
-                result.pass_hat_high[shown])
+                result.pass_hat_high[shown]), tuple(result.pass_hat_wilson[shown])
+
+    def wilson(pass1, s):
+        return curve(pass1, s)[1]
+
+    def measured(pass1, s):
+        return curve(pass1, s)[0]
 
     def words(pass1, s, k):
         mix = TaskMix.beta(pass1, s)
         slots = {"hat": fmt(mix.pass_hat(k), ".1%"), "at": fmt(mix.pass_at(k), ".1%"),
                  "same": fmt(pass1 ** k, ".1%")}
         x, rate, low, high = measured(pass1, s)
-        slots["measured"] = (
-            _("at {rate:.1%} (95% bootstrap interval {low:.1%} to {high:.1%})").format(
-                rate=rate[k - 1], low=low[k - 1], high=high[k - 1]) if k <= runs else
-            _("not at all: pass^{k} needs {runs} of a case").format(
-                k=k, runs=counted(k, "run", "runs")))
+        if k > runs:
+            slots["measured"] = _("not at all: pass^{k} needs {runs} of a case").format(
+                k=k, runs=counted(k, "run", "runs"))
+        elif wilson(pass1, s)[k - 1]:
+            # every case scored the same: a bootstrap interval would have no width
+            slots["measured"] = _("at {rate:.1%}, the same on every case (95% Wilson "
+                                  "interval {low:.1%} to {high:.1%})").format(
+                rate=rate[k - 1], low=low[k - 1], high=high[k - 1])
+        else:
+            slots["measured"] = _("at {rate:.1%} (95% bootstrap interval {low:.1%} to "
+                                  "{high:.1%})").format(
+                rate=rate[k - 1], low=low[k - 1], high=high[k - 1])
         return slots
 
     def closed(pass1, s, which):
@@ -297,10 +325,10 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
 
     return Explorer(
         name="ch4-mixes",
-        controls=(Control("pass1", _("pass^1 (mean success of one run)"), LIVE_PASS1, pass1,
+        controls=(Control("pass1", _("pass^1 (mean success of one run)"), pass1s, pass1,
                           ".0%"),
                   Control("s", _("how alike the tasks are (concentration s)"),
-                          LIVE_CONCENTRATIONS, concentration, "g"),
+                          concentrations, concentration, "g"),
                   Control("k", _("k (runs of the same task)"), tuple(int(v) for v in ks), k,
                           "d")),
         series=(

@@ -16,6 +16,13 @@ __all__ = ["table"]
 #: Characters beyond which a text column holds sentences, not names (see :func:`table`).
 LONG_TEXT = 30
 
+#: The words a table shows over the columns the package's frames name for a simulated
+#: share and its 95% interval (``rate``, ``low``, ``high``): a reader reads words, not
+#: the keys the code reads. Any other code name with an underscore (``cut_short``)
+#: shows as :func:`reliability.numbers.said` writes it ("cut short").
+HEADERS = {"rate": i18n.N_("share"), "low": i18n.N_("lower bound"),
+           "high": i18n.N_("upper bound")}
+
 
 def table(frame, *, name: str, formats=None, index: bool = False):
     """``frame`` (a pandas DataFrame) as an HTML table a projector can show: each column
@@ -34,9 +41,9 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     # Headers and text cells marked for translation (N_) show in the page's language;
     # the frame itself keeps its English column names for the code that reads it.
     english_columns = list(frame.columns)  # by position: the renamed ones are translated
-    frame = frame.rename(columns=i18n.translate, index=i18n.translate)
+    frame = frame.rename(columns=_header, index=i18n.translate)
     if formats is not None and isinstance(formats, dict):
-        formats = {i18n.translate(k): v for k, v in formats.items()}
+        formats = {_header(k): v for k, v in formats.items()}
     text_columns = [i for i, c in enumerate(frame.columns)
                     if frame.iloc[:, i].dtype == object
                     or pd.api.types.is_string_dtype(frame.iloc[:, i])]
@@ -77,15 +84,40 @@ def table(frame, *, name: str, formats=None, index: bool = False):
     if i18n.get_language() != "en":
         # Numbers in the page's language (reliability.numbers): «0,805», «2 000»
         style = style.format(lambda value: _localised(value, "{}"))
-        if isinstance(formats, dict):
-            formats = {k: _localiser(v) for k, v in formats.items()}
-        elif formats is not None:
-            formats = _localiser(formats)
-    if formats is not None:
+    # every format through reliability.numbers, in English too: the same digits as
+    # Python's, with the minus sign (−1.7, not -1.7) and "n/a" for nan
+    if isinstance(formats, dict):
+        formats = {k: _localiser(v) for k, v in formats.items()}
+    elif formats is not None:
+        formats = _localiser(formats)
+    whole = [c for i, c in enumerate(frame.columns)
+             if pd.api.types.is_integer_dtype(frame.iloc[:, i])]
+    if whole:
+        # a count reads with its thousands grouped, as the prose writes it: 2,576,
+        # «2 576» (a column's own format below still wins)
+        style = style.format(lambda value: _localised(value, "{:,}"),
+                             subset=pd.IndexSlice[:, whole])
+    if isinstance(formats, dict):
+        # column by column: a dict given to Styler.format at once would put every column
+        # it does not name back to pandas' unlocalised default
+        for column, format_ in formats.items():
+            if column in frame.columns:
+                style = style.format(format_, subset=pd.IndexSlice[:, [column]])
+    elif formats is not None:
         style = style.format(formats)
     if not index:
         style = style.hide(axis="index")
     return HTML(style.to_html())
+
+
+def _header(column):
+    """A column's name as its header reads in the page's language (:data:`HEADERS`)."""
+    if isinstance(column, str) and column in HEADERS:
+        return i18n.translate(HEADERS[column])
+    if isinstance(column, str) and "_" in column and column.islower() \
+            and column.replace("_", "").isalnum():
+        return said(column)
+    return i18n.translate(column)
 
 
 def _localised(value, template: str) -> str:

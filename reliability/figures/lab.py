@@ -182,8 +182,10 @@ def composition(arm, *, fixed: int = 0) -> dict:
     return shares
 
 
-def plot_blind_spot(arms: dict, *, title: str):
-    """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict."""
+def plot_blind_spot(arms: dict, *, title: str, medium: str = "phone"):
+    """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.table("arms", arms, ("success",), what="labels to composition() dicts")
     for shares in arms.values():
         if not set(shares) <= set(_CLASS_COLOURS):
@@ -193,7 +195,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     names = {key: translate(text) for key, text in {
         "success": N_("right"), "fixed": N_("right after validation sent the parts back"),
         **FAILURE_CLASSES}.items()}
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.4))
+    fig, ax = _media.subplots(medium, height=6.4)
     for y, (label, shares) in enumerate(arms.items()):
         left = 0.0
         for key, share in shares.items():
@@ -219,11 +221,13 @@ def plot_blind_spot(arms: dict, *, title: str):
     return fig
 
 
-def plot_capability(ladder: dict, *, title: str):
-    """Baseline and guarded bars per profile; a profile with nothing to close gets none."""
+def plot_capability(ladder: dict, *, title: str, medium: str = "phone"):
+    """Baseline and guarded bars per profile; a profile with nothing to close gets none.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _profile_ladder(ladder)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.4))
+    fig, ax = _media.subplots(medium, height=5.4)
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
         for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"],
                                             pgettext("arm", "baseline")),
@@ -257,15 +261,17 @@ def plot_capability(ladder: dict, *, title: str):
     return fig
 
 
-def plot_rig_vs_lab(rows: list[dict], *, title: str):
+def plot_rig_vs_lab(rows: list[dict], *, title: str, medium: str = "phone"):
     """Each row: the rig's published gap and the lab's, both with Newcombe intervals.
-    ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp)."""
+    ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _validate.sequence("rows", rows, of=dict, what="dicts of gaps in pp", minimum=1)
     for row in rows:
         _checks.columns("rows", row, _MIRROR_KEYS, what="list of dicts")
     _validate.text("title", title)
     # Each stage's name on a line above its two intervals: they keep the whole width.
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.2 + 0.5 * len(rows)))
+    fig, ax = _media.subplots(medium, height=3.2 + 0.5 * len(rows))
     pitch = 1.7
     for i, row in enumerate(rows):
         # wrapped to the figure, and left out of the layout, which would otherwise

@@ -1027,7 +1027,7 @@ REGISTRY = {
     "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
         dash=_DASH, confidence=0.9, seed=0)),
     "reliability.figures.lab.plot_dashboard": Entry(lambda: _closing(fig_lab.plot_dashboard), dict(
-        dash=_DASH, title="t", seed=0)),
+        dash=_DASH, title="t", seed=0, medium="page"), ok=_MEDIA),
     "reliability.figures.lab.plot_explorer": Entry(lambda: _closing(fig_lab.plot_explorer), dict(
         arms={"baseline": _ARM, "treated": _ARM}, gap=_GAP)),
     "reliability.figures.lab.rig_check_table": Entry(lambda: fig_lab.rig_check_table, dict(

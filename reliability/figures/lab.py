@@ -359,15 +359,25 @@ def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
     return curves(outcomes, confidence=confidence, seed=seed)
 
 
-def plot_dashboard(dash, *, title: str, seed=0):
+def plot_dashboard(dash, *, title: str, seed=0, medium: str = "phone"):
     """The four rows of "measure your own" as four panels; pass^k with a 95% bootstrap
-    band over cases."""
+    band over cases. Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`):
+    stacked on a phone; on a wider medium two by two, the two shares above pass^k and
+    the firings."""
     _validate.instance("dash", dash, Dashboard)
     _validate.text("title", title)
     _validate.seed(seed)
-    # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
-    fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
-                             height_ratios=(3.0, 0.7, 0.7, 2.2))
+    if _media.medium(medium).side_by_side:
+        # taller than the medium's own figures: four panels' titles and labels
+        fig = plt.figure(figsize=(_media.width(medium), 6.6))
+        # the shares above, so that pass^k's legend goes under the panels it keys
+        named = fig.subplot_mosaic([["rejected", "limited"], ["k", "fired"]],
+                                   height_ratios=(1.0, 3.0))
+        axes = [named[key] for key in ("k", "rejected", "limited", "fired")]
+    else:
+        # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
+        fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
+                                 height_ratios=(3.0, 0.7, 0.7, 2.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
     ax = axes[0]

@@ -60,8 +60,10 @@ PAGE_OPTIONS = {
     "format": "A4",
     "print_background": True,
     # a tagged PDF: its headings, paragraphs, lists, tables and figures (with their alt
-    # text) as a structure tree, which a screen reader reads; merge() keeps it
+    # text) as a structure tree, which a screen reader reads; merge() keeps it, and puts
+    # the page's outline of its headings under the page's bookmark
     "tagged": True,
+    "outline": True,
     "margin": {"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
     "prefer_css_page_size": False,
 }
@@ -449,6 +451,29 @@ def _link_target(uri: str, base: str) -> tuple[str, str] | None:
     return (path[:-len(".html")], fragment) if path.endswith(".html") else None
 
 
+def _headings(writer, reader, parent, first: int) -> None:
+    """A printed page's own outline (Chromium's, of its headings) under its bookmark
+    ``parent``, but for its top heading, the page's title, which the bookmark is; the
+    page begins at sheet ``first`` of ``writer``."""
+    from pypdf.generic import Fit
+
+    def add(items, under):
+        last = under
+        for item in items:
+            if isinstance(item, list):   # the headings under the one before
+                add(item, last)
+                continue
+            last = writer.add_outline_item(
+                str(item.title).rstrip("#\u00b6 "),
+                first + reader.get_destination_page_number(item), parent=under,
+                fit=Fit.xyz(left=float(item.left or 0), top=float(item.top or 0)),
+                is_open=False)
+
+    for item in reader.outline:
+        if isinstance(item, list):
+            add(item, parent)
+
+
 def _artifact(stamp):
     """A stamp's sheet with its content marked as an artifact (running title and page
     number: pagination, which a screen reader skips rather than read on every sheet)."""
@@ -615,7 +640,10 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
             anchors[(page, name.lstrip("/"))] = (
                 starts[page] + reader.get_destination_page_number(dest),
                 number(dest.left), number(dest.top))
-        writer.append(reader, outline_item=page_title, import_outline=False)
+        writer.append(reader, import_outline=False)
+        if page_title is not None:
+            _headings(writer, reader, writer.add_outline_item(
+                page_title, starts[page], is_open=False), starts[page])
         structure.add(reader, starts[page])
         sheet_page += [page] * len(reader.pages)
     starts["index"] = starts[printed[0][0]]

@@ -97,7 +97,8 @@ def pdf(book):
 def bookmarks(pdf):
     """(title, first sheet, sheet after the last) for each bookmark, in order: the
     contents, then each page of the table of contents."""
-    starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline]
+    starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline
+              if not isinstance(item, list)]   # (a list: a page's own headings)
     ends = [start for _, start in starts[1:]] + [len(pdf.pages)]
     return [(title, start, end) for (title, start), end in zip(starts, ends)]
 
@@ -479,8 +480,11 @@ def _pixels(image) -> str:
 @pytest.fixture(scope="module")
 def page_figures(book, edition, pages):
     """The chapters' figures drawn for the page, as the PDF prints them: site image file
-    -> (its pixels, their width, its smallest text's height in pixels), by
-    bookbuild/book_pdf.py's page_figures (drawn by the build; kept between builds)."""
+    -> (its pixels, their width, its smallest text's height in pixels, the PNG's
+    digest), by bookbuild/book_pdf.py's page_figures (drawn by the build; kept between
+    builds)."""
+    import hashlib
+
     from PIL import Image
 
     from bookbuild.book_pdf import page_figures as drawn_for_the_page
@@ -489,7 +493,8 @@ def page_figures(book, edition, pages):
     found = {}
     for name, png in drawn_for_the_page(book, SOURCES[edition], pages).items():
         image = Image.open(io.BytesIO(png))
-        found[name] = (_pixels(image), image.width, float(image.text[TEXT_SIZE_KEY]))
+        found[name] = (_pixels(image), image.width, float(image.text[TEXT_SIZE_KEY]),
+                       hashlib.sha256(png).hexdigest())
     return found
 
 
@@ -506,8 +511,8 @@ def test_figures_print_across_the_column_with_text_of_at_least_8_pt(
         "chapters")
     # a printed figure is known by its pixels (the PDF keeps them as the PNG has them)
     by_pixels = {pixels: (name, wide, text)
-                 for name, (pixels, wide, text) in page_figures.items()}
-    sizes = {wide for _pixels, wide, _text in page_figures.values()}
+                 for name, (pixels, wide, text, _png) in page_figures.items()}
+    sizes = {wide for _pixels, wide, _text, _png in page_figures.values()}
     printed, problems = set(), []
     for page, (title, start, end) in zip(pages, sections):
         if page not in chapter_pages:
@@ -529,6 +534,16 @@ def test_figures_print_across_the_column_with_text_of_at_least_8_pt(
     assert problems == [], "\n".join(problems)
     assert printed == set(page_figures), (
         f"not printed: {sorted(set(page_figures) - printed)}")
+
+
+def test_the_site_never_serves_a_figure_drawn_for_paper(book, page_figures):
+    """The figures drawn for the page reach only the printing browser: no file of the
+    built site is one of them, so a phone loads not a byte more."""
+    import hashlib
+
+    served = {hashlib.sha256(path.read_bytes()).hexdigest()
+              for path in book.rglob("*.png")}
+    assert not [name for name, (*_, png) in page_figures.items() if png in served]
 
 
 def _structure(pdf) -> list:
@@ -578,3 +593,19 @@ def test_the_pdf_is_tagged_with_headings_and_figures_with_alt_text(pdf, pages, e
     assert untied == [], f"sheets whose marked content has no structure: {untied}"
     assert sum(sheet.get("/StructParents") is not None for sheet in pdf.pages) \
         >= len(pdf.pages) - 1
+
+
+def test_each_chapters_bookmark_holds_its_sections(pdf, pages, sections, chapter_pages):
+    """Under each chapter's bookmark, its sections' headings (Chromium's outline of the
+    printed page), each pointing at a sheet of that chapter."""
+    outline = list(pdf.outline)
+    entries = [i for i, item in enumerate(outline) if not isinstance(item, list)][1:]
+    for page, (title, start, end), at in zip(pages, sections, entries):
+        if page not in chapter_pages:
+            continue
+        under = outline[at + 1] if at + 1 < len(outline) else None
+        assert isinstance(under, list) and len(under) >= 3, f"{title}: no sections"
+        heads = [item for item in under if not isinstance(item, list)]
+        sheets = [pdf.get_destination_page_number(item) for item in heads]
+        assert all(start <= sheet < end for sheet in sheets), (title, sheets, start, end)
+        assert all(item.title.strip() and item.title.strip() != title for item in heads)

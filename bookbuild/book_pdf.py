@@ -5,10 +5,15 @@ of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in De
 headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
 MathJax has typeset and every image has loaded, the page is printed to A4 with the print
 rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
-animations' last frame, the live explorers' default chart without sliders). The pages are
-merged with pypdf into one PDF behind a cover and a printed table of contents, with one
-bookmark per page; every sheet but the cover is stamped with its page number and its
-page's title; links between pages of the book become links inside the PDF.
+animations' last frame, the live explorers' default chart without sliders). Each chapter
+figure is printed as drawn for the page (:func:`page_figures`: the same function, the
+chapter's numbers, reliability.figures._media's "page" medium) across the text column,
+in place of the phone's figure the web page shows; the site itself is unchanged. Each
+page is printed tagged (its structure, headings and figures' alt text, for a screen
+reader). The pages are merged with pypdf into one PDF behind a cover and a printed table
+of contents, with one bookmark per page and one structure tree (:class:`_Structure`);
+every sheet but the cover is stamped with its page number and its page's title; links
+between pages of the book become links inside the PDF.
 
     .venv/bin/python -m bookbuild.book_pdf [--html _build/html] [--out FILE] [--root ru]
 
@@ -54,6 +59,11 @@ LONG_BLOCK = 0.4
 PAGE_OPTIONS = {
     "format": "A4",
     "print_background": True,
+    # a tagged PDF: its headings, paragraphs, lists, tables and figures (with their alt
+    # text) as a structure tree, which a screen reader reads; merge() keeps it, and puts
+    # the page's outline of its headings under the page's bookmark
+    "tagged": True,
+    "outline": True,
     "margin": {"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
     "prefer_css_page_size": False,
 }
@@ -261,15 +271,86 @@ def browser(html: Path):
             chromium.close()
 
 
-def print_pages(context, base: str, html: Path,
-                pages: list[str]) -> list[tuple[str, str, bytes]]:
-    """Each page printed by Chromium as (page, title, PDF bytes)."""
+def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
+    """The chapters' figures drawn for the printed page, by the site's image file each
+    one replaces (``_images/<name>`` as the built pages load it): each figure cell of a
+    chapter of ``pages`` (one call of a figure function that takes ``medium``, with a
+    stored PNG) run again at the chapter's numbers for the "page" medium
+    (bookbuild/slides.py draws them, and keeps them between builds)."""
+    import base64
+    import hashlib
+    import importlib
+    import inspect
+
+    import nbformat
+
+    from .slides import figure_call, slide_figures
+
+    wanted: dict[Path, list[int]] = {}
+    stored: dict[tuple[Path, int], str] = {}
+    for page in pages:
+        path = root / f"{page}.ipynb"
+        if not page.startswith("chapters/") or not path.is_file():
+            continue
+        for index, cell in enumerate(nbformat.read(str(path), as_version=4).cells):
+            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
+                    if "image/png" in o.get("data", {})]
+            call = figure_call(cell.source) if cell.cell_type == "code" else None
+            if len(pngs) != 1 or call is None:
+                continue
+            module = importlib.import_module(f"reliability.figures.{call[0]}")
+            if "medium" not in inspect.signature(getattr(module, call[1])).parameters:
+                continue
+            wanted.setdefault(path, []).append(index)
+            png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
+            stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
+    site = {hashlib.sha256(image.read_bytes()).hexdigest(): image.name
+            for image in (html / "_images").glob("*.png")}
+    drawn = slide_figures(wanted, medium=PAGE_MEDIUM)
+    return {site[digest]: drawn[key] for key, digest in stored.items()
+            if digest in site}
+
+
+#: The medium (reliability.figures._media.MEDIA) the PDF's figures are drawn for.
+PAGE_MEDIUM = "page"
+
+# Each figure drawn for the page as wide as the text column (print.css's "width: auto"
+# would print it at its pixels' CSS size); the web page's own image is never loaded.
+_PAGE_FIGURES_JS = """(names) => {
+    let swapped = 0;
+    for (const img of Array.from(document.images)) {
+        const name = (img.getAttribute("src") || "").split("/").pop();
+        if (names.includes(name)) {
+            img.removeAttribute("width"); img.removeAttribute("height");
+            img.style.setProperty("height", "auto", "important");
+            img.style.setProperty("width", "100%", "important");
+            img.classList.add("page-figure"); swapped += 1;
+        }
+    }
+    return swapped;
+}"""
+
+
+def print_pages(context, base: str, html: Path, pages: list[str],
+                figures: dict[str, bytes] | None = None
+                ) -> list[tuple[str, str, bytes]]:
+    """Each page printed by Chromium as (page, title, PDF bytes), each image file named
+    in ``figures`` served as its bytes there (a figure drawn for the page)."""
     printed, too_wide = [], []
+    figures = figures or {}
+
+    def page_figure(route):
+        name = urlparse(route.request.url).path.rsplit("/", 1)[-1]
+        route.fulfill(body=figures[name], content_type="image/png")
+
+    for name in figures:
+        context.route(f"**/_images/{name}", page_figure)
     for page in pages:
         if not (html / f"{page}.html").is_file():
             sys.exit(f"book_pdf: the build made no page {page}.html")
         tab = context.new_page()
         tab.goto(f"{base}/{page}.html", wait_until="load")
+        tab.evaluate(_PAGE_FIGURES_JS, list(figures))
         ready = tab.evaluate(_READY_JS)
         if ready["broken"]:
             sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
@@ -396,6 +477,168 @@ def _link_target(uri: str, base: str) -> tuple[str, str] | None:
     return (path[:-len(".html")], fragment) if path.endswith(".html") else None
 
 
+def _headings(writer, reader, parent, first: int) -> None:
+    """A printed page's own outline (Chromium's, of its headings) under its bookmark
+    ``parent``, but for its top heading, the page's title, which the bookmark is; the
+    page begins at sheet ``first`` of ``writer``."""
+    from pypdf.generic import Fit
+
+    def add(items, under):
+        last = under
+        for item in items:
+            if isinstance(item, list):   # the headings under the one before
+                add(item, last)
+                continue
+            last = writer.add_outline_item(
+                str(item.title).rstrip("#\u00b6 "),
+                first + reader.get_destination_page_number(item), parent=under,
+                fit=Fit.xyz(left=float(item.left or 0), top=float(item.top or 0)),
+                is_open=False)
+
+    for item in reader.outline:
+        if isinstance(item, list):
+            add(item, parent)
+
+
+def _artifact(stamp):
+    """A stamp's sheet with its content marked as an artifact (running title and page
+    number: pagination, which a screen reader skips rather than read on every sheet)."""
+    from pypdf.generic import ContentStream, NameObject
+
+    content = ContentStream(stamp.get_contents(), stamp.pdf)
+    content.operations = [([NameObject("/Artifact")], b"BMC"), *content.operations,
+                          ([], b"EMC")]
+    stamp.replace_contents(content)
+    return stamp
+
+
+class _Structure:
+    """The merged PDF's structure tree, made of each printed PDF's: Chromium tags each
+    page it prints (tagged=True), but pypdf's append copies the sheets without their
+    structure. Each printed page's /Document element becomes a /Sect of the book's one
+    /Document; the numbers that tie marked content on a sheet (and a link annotation) to
+    its element, /StructParents and /StructParent, are shifted past the pages before it,
+    and so is the /ParentTree that maps them."""
+
+    def __init__(self, writer):
+        from pypdf.generic import ArrayObject, DictionaryObject, NameObject
+
+        self.writer = writer
+        self.kids = ArrayObject()
+        self.nums = ArrayObject()
+        self.next_key = 0
+        self.document = writer._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/StructElem"),
+            NameObject("/S"): NameObject("/Document"),
+            NameObject("/K"): self.kids}))
+        self.language = None
+
+    def add(self, reader, first_sheet: int) -> None:
+        from pypdf.generic import ArrayObject, NameObject, NumberObject
+
+        root = reader.trailer["/Root"]
+        tree = root.get("/StructTreeRoot")
+        if tree is None:
+            return
+        tree = tree.get_object()
+        self.language = self.language or root.get("/Lang")
+        offset = self.next_key
+        for index, page in enumerate(reader.pages):
+            sheet = self.writer.pages[first_sheet + index]
+            if "/StructParents" in page:
+                sheet[NameObject("/StructParents")] = NumberObject(
+                    offset + int(page["/StructParents"]))
+            for source, annot in zip(page.get("/Annots") or [],
+                                     sheet.get("/Annots") or []):
+                source, annot = source.get_object(), annot.get_object()
+                if "/StructParent" in source:
+                    annot[NameObject("/StructParent")] = NumberObject(
+                        offset + int(source["/StructParent"]))
+        top = tree.raw_get("/K")
+        if isinstance(top.get_object(), ArrayObject):
+            top = list(top.get_object())
+        else:
+            top = [top]
+        for element in top:
+            # /P (each element's parent) is not copied: it would copy the printed page's
+            # whole tree root; _parents() sets it again
+            copy = element.clone(self.writer, ignore_fields=("/P",))
+            if not hasattr(copy, "idnum"):
+                copy = self.writer._add_object(copy)
+            if copy.get_object().get("/S") == "/Document":
+                copy.get_object()[NameObject("/S")] = NameObject("/Sect")
+            self.kids.append(copy)
+        keys = _number_tree(tree.get("/ParentTree"))
+        for key, value in keys:
+            self.nums += [NumberObject(offset + key),
+                          value.clone(self.writer, ignore_fields=("/P",))]
+        used = max([key + 1 for key, _ in keys], default=0)
+        self.next_key = offset + max(int(tree.get("/ParentTreeNextKey", 0)), used)
+
+    def finish(self, annotations: set[int]) -> None:
+        """Write the tree into the PDF; ``annotations``: the object numbers of the link
+        annotations the sheets kept (an element's reference to a dropped one goes)."""
+        from pypdf.generic import (BooleanObject, DictionaryObject, NameObject,
+                                   NumberObject)
+
+        if not self.kids:
+            return
+        parent_tree = self.writer._add_object(DictionaryObject({
+            NameObject("/Nums"): self.nums}))
+        tree = self.writer._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/StructTreeRoot"),
+            NameObject("/K"): self.document,
+            NameObject("/ParentTree"): parent_tree,
+            NameObject("/ParentTreeNextKey"): NumberObject(self.next_key)}))
+        self.document.get_object()[NameObject("/P")] = tree
+        _parents(self.document, annotations)
+        root = self.writer.root_object
+        root[NameObject("/StructTreeRoot")] = tree
+        root[NameObject("/MarkInfo")] = DictionaryObject(
+            {NameObject("/Marked"): BooleanObject(True)})
+        if self.language is not None:
+            root[NameObject("/Lang")] = self.language
+
+
+def _number_tree(node) -> list:
+    """A number tree's (key, value) pairs, from its /Nums and its /Kids."""
+    if node is None:
+        return []
+    node = node.get_object()
+    nums = node.get("/Nums") or []
+    pairs = [(int(nums[i]), nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
+    for kid in node.get("/Kids") or []:
+        pairs += _number_tree(kid)
+    return pairs
+
+
+def _parents(element, annotations: set[int]) -> None:
+    """Set /P of every structure element under ``element`` (an indirect reference),
+    dropping references to annotations not in ``annotations`` (object numbers)."""
+    from pypdf.generic import ArrayObject, NameObject
+
+    stack = [element]
+    while stack:
+        ref = stack.pop()
+        kids = ref.get_object().get("/K")
+        if isinstance(kids, list):
+            kids = ArrayObject(
+                kid for kid in kids
+                if not (isinstance(kid.get_object(), dict)
+                        and kid.get_object().get("/Type") == "/OBJR"
+                        and kid.get_object().raw_get("/Obj").idnum not in annotations))
+            ref.get_object()[NameObject("/K")] = kids
+        for kid in (kids if isinstance(kids, list) else [kids]):
+            if kid is None or not hasattr(kid, "get_object"):
+                continue
+            child = kid.get_object()
+            if isinstance(child, dict) and child.get("/Type") != "/OBJR" and (
+                    "/S" in child):
+                child[NameObject("/P")] = ref
+                if hasattr(kid, "idnum"):
+                    stack.append(kid)
+
+
 def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes | None = None):
     """One PDF: the front matter (cover, contents), then the pages in order, a bookmark per
     page (none for the cover), links inside the book kept inside, and each sheet stamped
@@ -410,6 +653,7 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
             return 0.0
 
     writer = PdfWriter()
+    structure = _Structure(writer)
     starts: dict[str, int] = {}
     # Each printed page's anchors (Chromium names a destination after every element id):
     # (page, anchor) -> (sheet of the merged PDF, left, top).
@@ -422,7 +666,11 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
             anchors[(page, name.lstrip("/"))] = (
                 starts[page] + reader.get_destination_page_number(dest),
                 number(dest.left), number(dest.top))
-        writer.append(reader, outline_item=page_title, import_outline=False)
+        writer.append(reader, import_outline=False)
+        if page_title is not None:
+            _headings(writer, reader, writer.add_outline_item(
+                page_title, starts[page], is_open=False), starts[page])
+        structure.add(reader, starts[page])
         sheet_page += [page] * len(reader.pages)
     starts["index"] = starts[printed[0][0]]
 
@@ -472,13 +720,15 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
         del writer.root_object[NameObject("/Names")]
 
     if stamps is not None:
-        stamp_sheets = PdfReader(io.BytesIO(stamps)).pages
+        stamp_sheets = PdfWriter(clone_from=io.BytesIO(stamps)).pages
         if len(stamp_sheets) != len(writer.pages):
             sys.exit(f"book_pdf: {len(stamp_sheets)} stamp sheets for "
                      f"{len(writer.pages)} sheets of the book")
         for sheet, stamp in zip(writer.pages, stamp_sheets):
-            sheet.merge_page(stamp)
+            sheet.merge_page(_artifact(stamp))
 
+    structure.finish({ref.idnum for sheet in writer.pages
+                      for ref in sheet.get("/Annots") or []})
     writer.page_mode = "/UseOutlines"
     # Only what describes the book: no creation or modification time, so a rebuild of
     # unchanged pages differs as little as Chromium allows.
@@ -503,8 +753,9 @@ def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
     heading = _("Contents")
     title, author = config.get("title", "Book"), config.get("author", "")
     pages, parts = printed_pages(root), toc_parts(root)
+    figures = page_figures(html, root, pages)
     with browser(html) as (context, base):
-        printed = print_pages(context, base, html, pages)
+        printed = print_pages(context, base, html, pages, figures)
         titles = {page: page_title for page, page_title, _data in printed}
         lengths = [sheets(data) for _page, _title, data in printed]
         cover = print_html(context, cover_html(title, author, language))
@@ -522,7 +773,9 @@ def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
         headers = ([None] * sheets(cover) + [heading] * contents_sheets
                    + [page_title for (_p, page_title, _d), length in zip(printed, lengths)
                       for _sheet in range(length)])
+        # untagged: merge() marks the stamps as pagination (an artifact), outside the tree
         stamps = print_html(context, stamps_html(headers, language), print_background=False,
+                            tagged=False,
                             margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
     front = [("_cover", None, cover), ("_contents", heading, contents)]
     writer = merge(printed, base, title, author, front=front, stamps=stamps)
@@ -530,7 +783,7 @@ def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
     with open(out, "wb") as handle:
         writer.write(handle)
     return {"pages": len(pages), "sheets": len(writer.pages), "bytes": out.stat().st_size,
-            "seconds": time.monotonic() - started}
+            "figures": len(figures), "seconds": time.monotonic() - started}
 
 
 def main(argv=None) -> int:
@@ -545,7 +798,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     out = args.out or args.html / PDF_NAME
     made = build_pdf(args.html, out, args.root.resolve())
-    print(f"book_pdf: {made['pages']} pages of the book, {made['sheets']} A4 sheets, "
+    print(f"book_pdf: {made['pages']} pages of the book ({made['figures']} figures drawn "
+          f"for the page), {made['sheets']} A4 sheets, "
           f"{made['bytes'] / 1e6:.1f} MB in {made['seconds']:.0f} s -> {out}")
     return 0
 

@@ -209,16 +209,33 @@ SLIDE_MEDIUM = "slide"
 FIGURE_CACHE = ROOT / "_build" / "slide-figures"
 
 
+def _figure_calls(tree) -> list:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id.startswith("fig_")
+            and node.func.attr.startswith("plot_")]
+
+
+def figure_call(source: str) -> tuple[str, str] | None:
+    """The module of reliability.figures and the function a figure cell's one call of a
+    figure function (``fig_<topic>.plot_<what>(...)``) names, or None for any other
+    cell."""
+    try:
+        calls = _figure_calls(ast.parse(source))
+    except SyntaxError:   # a cell of IPython magics
+        return None
+    if len(calls) != 1:
+        return None
+    return calls[0].func.value.id[len("fig_"):], calls[0].func.attr
+
+
 def with_medium(source: str, medium: str) -> str:
     """A figure cell's code with ``medium=`` added to its one call of a figure
     function (``fig_<topic>.plot_<what>(...)``): the chapter's own call, at the
     chapter's numbers, drawn for ``medium``."""
     tree = ast.parse(source)
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and isinstance(node.func, ast.Attribute)
-             and isinstance(node.func.value, ast.Name)
-             and node.func.value.id.startswith("fig_")
-             and node.func.attr.startswith("plot_")]
+    calls = _figure_calls(tree)
     if len(calls) != 1:
         raise ValueError(f"a slide's figure cell must make one call of a figure "
                          f"function (fig_<topic>.plot_<what>), found {len(calls)}:\n"

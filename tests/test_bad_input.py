@@ -168,8 +168,8 @@ _ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
     _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
 _PLT = __import__("matplotlib.pyplot").pyplot
-#: A figure function's other medium (the examples draw for a slide; a phone is the
-#: default).
+#: A figure function's other medium (the examples draw for a slide or the PDF's page;
+#: a phone is the default).
 _MEDIA = {"medium": ["phone"]}
 #: The figure the figure modules' draw_* examples draw on (cleared after each).
 _CANVAS = _PLT.figure(figsize=(7.0, 5.2))
@@ -788,7 +788,7 @@ REGISTRY = {
     "reliability.figures.chain.interval_text": Entry(lambda: fig_chain.interval_text, dict(
         low=0.1, high=0.2, form="{:.1%}")),
     "reliability.figures.chain.plot_decay": Entry(lambda: _closing(fig_chain.plot_decay), dict(
-        table=_DECAY, title="t")),
+        table=_DECAY, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.chain.plot_horizon": Entry(lambda: _closing(fig_chain.plot_horizon), dict(
         accuracies=[0.9, 0.99], target=0.5, medium="slide"), ok=_MEDIA),
     "reliability.figures.chain.run_grid": Entry(lambda: fig_chain.run_grid, dict(log=_LOG, steps=3)),
@@ -823,15 +823,15 @@ REGISTRY = {
     "reliability.figures.passk.plot_mixes": Entry(lambda: _closing(fig_passk.plot_mixes), dict(
         mixes={"a": MIX}, kmax=3, title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.passk.plot_curves": Entry(lambda: _closing(fig_passk.plot_curves), dict(
-        result=_CURVES, mix=MIX, title="t"), ok={"mix": [None]}),
+        result=_CURVES, mix=MIX, title="t", medium="page"), ok={"mix": [None], **_MEDIA}),
     "reliability.figures.passk.plot_extrapolation": Entry(
         lambda: _closing(fig_passk.plot_extrapolation), dict(rows=[dict(
             label="m", values=[0.6, 0.45, 0.38], fit=_FIT, rounding=(0.2, 0.3),
-            sampling=None, headline=0.25)], kmax=4, title="t")),
+            sampling=None, headline=0.25)], kmax=4, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.passk.wilson_table": Entry(lambda: fig_passk.wilson_table, dict(
         sizes=[16, 50], rate=0.6, confidence=0.95)),
     "reliability.figures.passk.plot_wilson": Entry(lambda: _closing(fig_passk.plot_wilson), dict(
-        table=fig_passk.wilson_table([16, 50], 0.6), title="t")),
+        table=fig_passk.wilson_table([16, 50], 0.6), title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.passk.live_mixes": Entry(lambda: fig_passk.live_mixes, dict(
         cases=2, runs=2, seed=0, pass1=0.6, concentration=1.0, k=2, resamples=2)),
     # figures.retries
@@ -844,7 +844,7 @@ REGISTRY = {
         attempts=[1, 2], table=_SWEEP, ceiling_value=0.5, title="t", medium="slide"),
         ok=_MEDIA),
     "reliability.figures.retries.plot_steps": Entry(lambda: _closing(fig_retries.plot_steps), dict(
-        table=_DECAY, ceilings={"c": ([1, 2], [0.9, 0.8])}, title="t")),
+        table=_DECAY, ceilings={"c": ([1, 2], [0.9, 0.8])}, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.retries.draw_attempts_frame": Entry(
         lambda: _closing(fig_retries.draw_attempts_frame), dict(
             fig=_CANVAS, attempts=2, base=W(), lengths=[1, 2], table=_BY_ATTEMPTS)),
@@ -875,7 +875,7 @@ REGISTRY = {
         base=W(attempts=2), recalls=[0.8], false_rejects=[0.0, 0.1], runs=3, seed=0)),
     "reliability.figures.verifiers.plot_tradeoff_lines": Entry(
         lambda: _closing(fig_verifiers.plot_tradeoff_lines), dict(
-            base=W(attempts=2), false_rejects=[0.0, 0.1], tables=_LINES, title="t")),
+            base=W(attempts=2), false_rejects=[0.0, 0.1], tables=_LINES, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.verifiers.draw_recall_frame": Entry(
         lambda: _closing(fig_verifiers.draw_recall_frame), dict(
             fig=_CANVAS, recall=0.8, base=W(attempts=2), false_reject=0.05, lengths=[1, 2],
@@ -886,7 +886,7 @@ REGISTRY = {
             seed=0)),
     "reliability.figures.verifiers.plot_blind_spot": Entry(
         lambda: _closing(fig_verifiers.plot_blind_spot), dict(
-            base=W(attempts=2), verifier=workflow.Verifier(), table=_BLIND, title="t")),
+            base=W(attempts=2), verifier=workflow.Verifier(), table=_BLIND, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.verifiers.live_verifier": Entry(lambda: fig_verifiers.live_verifier, dict(
         runs=2, seed=0, steps=2, error=0.05, silent=0.03, recall=0.8, false_reject=0.05,
         attempts=2)),
@@ -935,7 +935,7 @@ REGISTRY = {
             seed=0, recall=0.6, rounds=2)),
     # figures.formattax
     "reliability.figures.formattax.plot_two_rates": Entry(lambda: _closing(fig_formattax.plot_two_rates), dict(
-        compliance_prompt=0.8, compliance_constrained=0.95, accuracy_free=0.6, accuracy_constrained=0.55)),
+        compliance_prompt=0.8, compliance_constrained=0.95, accuracy_free=0.6, accuracy_constrained=0.55, medium="page"), ok=_MEDIA),
     "reliability.figures.formattax.plot_cells": Entry(lambda: _closing(fig_formattax.plot_cells), dict(
         partition=formattax.cell_partition(20, 8, 5, 6, 3), columns=12, medium="slide"), ok=_MEDIA),
     "reliability.figures.formattax.spread_table": Entry(lambda: fig_formattax.spread_table, dict(
@@ -943,17 +943,17 @@ REGISTRY = {
     "reliability.figures.formattax.speak_freely_deltas": Entry(
         lambda: fig_formattax.speak_freely_deltas, dict(frame=_SPEAK)),
     "reliability.figures.formattax.plot_speak_freely": Entry(
-        lambda: _closing(fig_formattax.plot_speak_freely), dict(frame=_SPEAK)),
+        lambda: _closing(fig_formattax.plot_speak_freely), dict(frame=_SPEAK, medium="page"), ok=_MEDIA),
     "reliability.figures.formattax.regime_table": Entry(lambda: fig_formattax.regime_table, dict(
         generator=formattax.Generator(), runs=3, seed=0)),
     "reliability.figures.formattax.draw_regimes": Entry(lambda: _closing(fig_formattax.draw_regimes), dict(
         fig=_CANVAS, table=_REGTAB, title="t")),
     "reliability.figures.formattax.plot_regimes": Entry(lambda: _closing(fig_formattax.plot_regimes), dict(
-        table=_REGTAB, title="t")),
+        table=_REGTAB, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.formattax.order_table": Entry(lambda: fig_formattax.order_table, dict(
         digits=[2, 3], step_error=0.02, budget=1, runs=3, seed=0)),
     "reliability.figures.formattax.plot_order": Entry(lambda: _closing(fig_formattax.plot_order), dict(
-        table=_ORDTAB, title="t")),
+        table=_ORDTAB, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.formattax.tax_frames": Entry(lambda: fig_formattax.tax_frames, dict(
         generator=formattax.Generator(), taxes=_TAXES, runs=3, seed=0)),
     "reliability.figures.formattax.live_cure": Entry(lambda: fig_formattax.live_cure, dict(
@@ -980,10 +980,10 @@ REGISTRY = {
         modes={"FM-1.3 step repetition": 0.15, "FM-2.1 other": 0.05}, title="t",
         medium="slide"), ok=_MEDIA),
     "reliability.figures.budgets.plot_traces": Entry(lambda: _closing(fig_budgets.plot_traces), dict(
-        outcomes={"a": _OUTCOME}, title="t", start=0), anything=("start",)),
+        outcomes={"a": _OUTCOME}, title="t", start=0, medium="page"), ok=_MEDIA, anything=("start",)),
     "reliability.figures.budgets.plot_hit_share": Entry(lambda: _closing(fig_budgets.plot_hit_share), dict(
         limits=[2, 4], closed=budget.TaskMix().hit_share([2, 4]),
-        rows=[_LENGTHS.hits(2), _LENGTHS.hits(4)], stuck=0.03, chosen=3, title="t")),
+        rows=[_LENGTHS.hits(2), _LENGTHS.hits(4)], stuck=0.03, chosen=3, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.budgets.draw_limit_frame": Entry(lambda: _closing(fig_budgets.draw_limit_frame),
                                                           dict(fig=_CANVAS, sample=_LENGTHS, limit=3,
                                                                longest=10)),
@@ -1001,10 +1001,10 @@ REGISTRY = {
                                                               1.0: (_DAY, _DAY), "top": (1.0, 2.0)})),
     "reliability.figures.ladder.plot_slide": Entry(lambda: _closing(fig_ladder.plot_slide), dict(
         **_SLIDE, alert_day=1, rung_name="rules", rules_trend="rising",
-        error_trend="flat"), ok={"alert_day": [None]}),
+        error_trend="flat", medium="page"), ok={"alert_day": [None], **_MEDIA}),
     "reliability.figures.ladder.plot_routellm": Entry(lambda: _closing(fig_ladder.plot_routellm), dict(
-        classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5),
-        ok={"random_share": [None]}),
+        classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5, medium="page"),
+        ok={"random_share": [None], **_MEDIA}),
     "reliability.figures.ladder.live_outage": Entry(lambda: fig_ladder.live_outage, dict(
         conversations=1, seed=0, outage_hours=2.0, failure_threshold=5, reset_timeout=60.0)),
     # figures.lab
@@ -1013,13 +1013,13 @@ REGISTRY = {
         rows=_LADDER, title="t", medium="slide"), ok=_MEDIA),
     "reliability.figures.lab.composition": Entry(lambda: fig_lab.composition, dict(arm=_ARM, fixed=0)),
     "reliability.figures.lab.plot_blind_spot": Entry(lambda: _closing(fig_lab.plot_blind_spot), dict(
-        arms=_SHARES, title="t")),
+        arms=_SHARES, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.lab.plot_capability": Entry(lambda: _closing(fig_lab.plot_capability), dict(
-        ladder=_PROFILES, title="t")),
+        ladder=_PROFILES, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.lab.capability_table": Entry(lambda: fig_lab.capability_table,
                                                       dict(ladder=_PROFILES)),
     "reliability.figures.lab.plot_rig_vs_lab": Entry(lambda: _closing(fig_lab.plot_rig_vs_lab), dict(
-        rows=_MIRROR_ROWS, title="t")),
+        rows=_MIRROR_ROWS, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.lab.draw_fault_rate": Entry(lambda: _closing(fig_lab.draw_fault_rate), dict(
         fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED)),
     "reliability.figures.lab.live_fault_rate": Entry(lambda: fig_lab.live_fault_rate, dict(
@@ -1027,7 +1027,7 @@ REGISTRY = {
     "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
         dash=_DASH, confidence=0.9, seed=0)),
     "reliability.figures.lab.plot_dashboard": Entry(lambda: _closing(fig_lab.plot_dashboard), dict(
-        dash=_DASH, title="t", seed=0)),
+        dash=_DASH, title="t", seed=0, medium="page"), ok=_MEDIA),
     "reliability.figures.lab.plot_explorer": Entry(lambda: _closing(fig_lab.plot_explorer), dict(
         arms={"baseline": _ARM, "treated": _ARM}, gap=_GAP)),
     "reliability.figures.lab.rig_check_table": Entry(lambda: fig_lab.rig_check_table, dict(
@@ -1083,7 +1083,7 @@ REGISTRY = {
     "reliability.figures.reading.live_threshold": Entry(lambda: fig_reading.live_threshold, dict(
         seed=0, relevance_cases=16, irrelevance_cases=20, threshold=1.0, separation=2.0)),
     "reliability.figures.reading.plot_baselines": Entry(lambda: _closing(fig_reading.plot_baselines), dict(
-        pairs={"a": (44.0, 67.0)}, title="t")),
+        pairs={"a": (44.0, 67.0)}, title="t", medium="page"), ok=_MEDIA),
 }
 
 

@@ -12,6 +12,7 @@ page must link to it.
 from __future__ import annotations
 
 import html as html_lib
+import io
 import re
 import unicodedata
 from typing import NamedTuple
@@ -96,7 +97,8 @@ def pdf(book):
 def bookmarks(pdf):
     """(title, first sheet, sheet after the last) for each bookmark, in order: the
     contents, then each page of the table of contents."""
-    starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline]
+    starts = [(item.title, pdf.get_destination_page_number(item)) for item in pdf.outline
+              if not isinstance(item, list)]   # (a list: a page's own headings)
     ends = [start for _, start in starts[1:]] + [len(pdf.pages)]
     return [(title, start, end) for (title, start), end in zip(starts, ends)]
 
@@ -491,3 +493,178 @@ def test_a_number_in_a_squeezed_table_prints_on_one_line(tmp_path, marked):
             return out;
         }""")
     assert (split == []) == marked, f"numbers split across lines: {split}"
+
+
+#: A4's text column (210 mm less bookbuild/book_pdf.py's 14-mm margins), in PDF points.
+COLUMN_PT = (210 - 2 * 14) / 25.4 * 72
+#: The share of the column a figure drawn for the page must print across.
+MOST_OF_THE_COLUMN = 0.8
+
+
+def _drawn_images(pdf, sheet, ctm=(1, 0, 0, 1, 0, 0), resources=None, content=None):
+    """Each image drawn on ``sheet`` (inside form XObjects too) as (the image XObject,
+    the width it is drawn at in points), from the content stream's transforms."""
+    from pypdf.generic import ContentStream
+
+    resources = (sheet.get("/Resources") if resources is None else resources) or {}
+    xobjects = resources.get("/XObject") or {}
+    content = ContentStream(sheet.get_contents(), pdf) if content is None else content
+    drawn, stack, now = [], [], list(ctm)
+    for operands, operator in content.operations:
+        if operator == b"q":
+            stack.append(list(now))
+        elif operator == b"Q" and stack:
+            now = stack.pop()
+        elif operator == b"cm":
+            now = _times([float(x) for x in operands], now)
+        elif operator == b"Do" and operands[0] in xobjects:
+            xobject = xobjects[operands[0]].get_object()
+            if xobject.get("/Subtype") == "/Image":
+                drawn.append((xobject, (now[0] ** 2 + now[1] ** 2) ** 0.5))
+            elif xobject.get("/Subtype") == "/Form":
+                matrix = [float(x) for x in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+                drawn += _drawn_images(pdf, sheet, _times(matrix, now),
+                                       xobject.get("/Resources") or resources,
+                                       ContentStream(xobject, pdf))
+    return drawn
+
+
+def _pixels(image) -> str:
+    """A digest of an image's RGB pixels."""
+    import hashlib
+
+    return hashlib.sha256(image.convert("RGB").tobytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def page_figures(book, edition, pages):
+    """The chapters' figures drawn for the page, as the PDF prints them: site image file
+    -> (its pixels, their width, its smallest text's height in pixels, the PNG's
+    digest), by bookbuild/book_pdf.py's page_figures (drawn by the build; kept between
+    builds)."""
+    import hashlib
+
+    from PIL import Image
+
+    from bookbuild.book_pdf import page_figures as drawn_for_the_page
+    from reliability.notebook.legibility import TEXT_SIZE_KEY
+
+    found = {}
+    for name, png in drawn_for_the_page(book, SOURCES[edition], pages).items():
+        image = Image.open(io.BytesIO(png))
+        found[name] = (_pixels(image), image.width, float(image.text[TEXT_SIZE_KEY]),
+                       hashlib.sha256(png).hexdigest())
+    return found
+
+
+def test_figures_print_across_the_column_with_text_of_at_least_8_pt(
+        pdf, sections, pages, chapter_pages, page_figures):
+    """Every chapter's figures drawn for the page (reliability.figures._media's "page"
+    medium) are in the PDF, each printed across most of the text column, and the
+    smallest text of each prints at 8 pt or more: its height in the PNG's pixels, scaled
+    by the width the sheet draws the PNG at."""
+    from reliability.figures._media import PAGE_MIN_TEXT_PT
+
+    assert len(page_figures) >= 2 * len(chapter_pages), (
+        f"{len(page_figures)} figures drawn for the page for {len(chapter_pages)} "
+        "chapters")
+    # a printed figure is known by its pixels (the PDF keeps them as the PNG has them)
+    by_pixels = {pixels: (name, wide, text)
+                 for name, (pixels, wide, text, _png) in page_figures.items()}
+    sizes = {wide for _pixels, wide, _text, _png in page_figures.values()}
+    printed, problems = set(), []
+    for page, (title, start, end) in zip(pages, sections):
+        if page not in chapter_pages:
+            continue
+        for sheet in range(start, end):
+            for xobject, width in _drawn_images(pdf, pdf.pages[sheet]):
+                if int(xobject["/Width"]) not in sizes:
+                    continue
+                found = by_pixels.get(_pixels(xobject.decode_as_image()))
+                if found is None:
+                    continue
+                name, wide, text_px = found
+                printed.add(name)
+                text_pt = text_px * width / wide
+                if width < MOST_OF_THE_COLUMN * COLUMN_PT or text_pt < PAGE_MIN_TEXT_PT:
+                    problems.append(f"{page}, sheet {sheet + 1}: a figure {width:.0f} pt "
+                                    f"wide of the column's {COLUMN_PT:.0f}, its smallest "
+                                    f"text {text_pt:.1f} pt")
+    assert problems == [], "\n".join(problems)
+    assert printed == set(page_figures), (
+        f"not printed: {sorted(set(page_figures) - printed)}")
+
+
+def test_the_site_never_serves_a_figure_drawn_for_paper(book, page_figures):
+    """The figures drawn for the page reach only the printing browser: no file of the
+    built site is one of them, so a phone loads not a byte more."""
+    import hashlib
+
+    served = {hashlib.sha256(path.read_bytes()).hexdigest()
+              for path in book.rglob("*.png")}
+    assert not [name for name, (*_, png) in page_figures.items() if png in served]
+
+
+def _structure(pdf) -> list:
+    """Every element of the PDF's structure tree, in reading order, as dictionaries."""
+    tree = pdf.trailer["/Root"]["/StructTreeRoot"]
+    found, stack = [], [tree.get("/K")]
+    while stack:
+        kids = stack.pop()
+        kids = kids.get_object() if hasattr(kids, "get_object") else kids
+        for kid in reversed(list(kids) if isinstance(kids, list) else [kids]):
+            element = kid.get_object() if hasattr(kid, "get_object") else kid
+            if isinstance(element, dict) and "/S" in element:
+                found.append(element)
+                stack.append(element.get("/K"))
+    return found
+
+
+def _words(element) -> str:
+    """The text an element of the structure tree marks, as the PDF's text (not needed:
+    its alt text, or its type)."""
+    return str(element.get("/Alt") or "").strip()
+
+
+def test_the_pdf_is_tagged_with_headings_and_figures_with_alt_text(pdf, pages, edition):
+    """A screen reader gets the book's structure: the PDF is marked, its structure tree
+    has a top heading for every page printed (and the contents), second-level headings,
+    and its figures carry alt text (the site's, in the edition's language); every
+    sheet's marked content is tied to the tree."""
+    root = pdf.trailer["/Root"]
+    assert bool(root.get("/MarkInfo", {}).get("/Marked")), root.get("/MarkInfo")
+    assert "/StructTreeRoot" in root
+    elements = _structure(pdf)
+    kinds = [str(element["/S"]) for element in elements]
+    assert kinds.count("/H1") >= len(pages) + 1, kinds.count("/H1")
+    assert kinds.count("/H2") >= len(pages), kinds.count("/H2")
+    figures = [element for element in elements if element["/S"] == "/Figure"]
+    with_alt = [element for element in figures if _words(element)]
+    assert len(with_alt) >= 2 * len([p for p in pages if p.startswith("chapters/")]), (
+        f"{len(with_alt)} of {len(figures)} figures have alt text")
+    if edition == "ru":
+        assert any(re.search("[а-яё]{4}", _words(element), re.I) for element in with_alt)
+    keys = {int(key) for key in
+            root["/StructTreeRoot"]["/ParentTree"].get_object()["/Nums"][::2]}
+    untied = [number + 1 for number, sheet in enumerate(pdf.pages)
+              if sheet.get("/StructParents") is not None
+              and int(sheet["/StructParents"]) not in keys]
+    assert untied == [], f"sheets whose marked content has no structure: {untied}"
+    assert sum(sheet.get("/StructParents") is not None for sheet in pdf.pages) \
+        >= len(pdf.pages) - 1
+
+
+def test_each_chapters_bookmark_holds_its_sections(pdf, pages, sections, chapter_pages):
+    """Under each chapter's bookmark, its sections' headings (Chromium's outline of the
+    printed page), each pointing at a sheet of that chapter."""
+    outline = list(pdf.outline)
+    entries = [i for i, item in enumerate(outline) if not isinstance(item, list)][1:]
+    for page, (title, start, end), at in zip(pages, sections, entries):
+        if page not in chapter_pages:
+            continue
+        under = outline[at + 1] if at + 1 < len(outline) else None
+        assert isinstance(under, list) and len(under) >= 3, f"{title}: no sections"
+        heads = [item for item in under if not isinstance(item, list)]
+        sheets = [pdf.get_destination_page_number(item) for item in heads]
+        assert all(start <= sheet < end for sheet in sheets), (title, sheets, start, end)
+        assert all(item.title.strip() and item.title.strip() != title for item in heads)

@@ -9,7 +9,10 @@ its panels and its legend chosen here, never by a second copy of the function.
   1,180 x 590 px, bookbuild/slides.py), panels side by side and the legend in more
   columns, so that the same 12.5-pt text shows over 20 px from the back of a room.
 
-A new medium (the PDF's page) is one more entry of :data:`MEDIA`.
+* ``"page"``: the book's PDF (bookbuild/book_pdf.py), printed as wide as an A4 or
+  Letter text column (182 mm): :data:`PAGE_WIDTH_IN` wide, panels side by side, so that
+  the 12.5-pt text prints at about 9.7 pt, above the 8 pt of the page's small print
+  (:data:`PAGE_MIN_TEXT_PT`), and the figure takes under half a sheet's height.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import matplotlib.pyplot as plt
 
 from ..notebook import FIGURE_WIDTH_IN
 
-__all__ = ["Medium", "MEDIA", "medium", "size", "width", "figure", "subplots",
+__all__ = ["Medium", "MEDIA", "PAGE_WIDTH_IN", "PAGE_COLUMN_PX", "PAGE_MIN_TEXT_PT",
+           "medium", "size", "width", "figure", "subplots",
            "columns", "panels", "legend_room"]
 
 
@@ -40,11 +44,22 @@ class Medium:
     legend_columns: int | None = None
 
 
+#: The page medium's width, a slide's: a figure printed over the 182-mm text column
+#: (A4's 210 mm less 14-mm margins; Letter's column is wider) shrinks by about 0.78, its
+#: 12.5-pt text to about 9.7 pt, and 5.4 in high it takes 107 mm of a sheet's 265.
+PAGE_WIDTH_IN = 9.0
+#: The text column a page figure is printed over, in CSS pixels (96 per inch), and the
+#: smallest text it may print, in points: the size of the sheet's own small print.
+PAGE_COLUMN_PX = 182 / 25.4 * 96
+PAGE_MIN_TEXT_PT = 8.0
+
 #: The media a figure function draws for, by the name its ``medium`` argument takes.
 MEDIA = {
     "phone": Medium("phone"),
     "slide": Medium("slide", width_in=9.0, height_in=4.5, side_by_side=True,
                     legend_columns=3),
+    "page": Medium("page", width_in=PAGE_WIDTH_IN, height_in=5.4, side_by_side=True,
+                   legend_columns=3),
 }
 
 
@@ -79,9 +94,11 @@ def subplots(name: str, nrows: int = 1, ncols: int = 1, *, height: float, **kwar
     """``plt.subplots`` for medium ``name``: a phone's ``(FIGURE_WIDTH_IN, height)``
     figure with ``nrows`` x ``ncols`` panels exactly as the function asks, or the
     medium's size, with stacked panels put side by side where the medium wants."""
-    if medium(name).side_by_side and ncols == 1 and nrows > 1:
-        nrows, ncols = 1, nrows
-    return plt.subplots(nrows, ncols, figsize=size(name, height), **kwargs)
+    if not (medium(name).side_by_side and ncols == 1 and nrows > 1):
+        return plt.subplots(nrows, ncols, figsize=size(name, height), **kwargs)
+    fig, axes = plt.subplots(1, nrows, figsize=size(name, height), **kwargs)
+    # indexed as the function asked (axes[:, 0] is every panel, side by side too)
+    return fig, axes.reshape(nrows, ncols) if axes.ndim == 2 else axes
 
 
 def columns(name: str, most: int) -> int:

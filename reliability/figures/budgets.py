@@ -106,21 +106,24 @@ _CELL = {"progress": PALETTE["green"], "stalled": "#DDDDDD", "hint": PALETTE["or
          "stop": PALETTE["vermillion"], "done": PALETTE["blue"]}
 
 
-def plot_traces(outcomes, *, title: str, start=None):
+def plot_traces(outcomes, *, title: str, start=None, medium: str = "phone"):
     """One row per run (``outcomes`` maps label -> :class:`~reliability.harness.budget.Outcome`),
     one cell per step, lettered by distinct call (same letter = same tool and arguments)
     and coloured by what the loop detector and the task made of it. ``start`` is the state
-    every run began from (the first step is compared with it when given)."""
+    every run began from (the first step is compared with it when given).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.of_kind("outcomes", outcomes, Outcome, what="run_task Outcomes by label")
     _validate.text("title", title)
     # Each run's name and how it ended on a line above its cells: the cells keep the
     # whole width of a phone rather than sharing it with the names.
     longest = max(len(o.moves) for o in outcomes.values())
     names = [wrap(f"{translate(label)}: {translate(_STATUS[outcome.status])}",
-                  FIGURE_WIDTH_IN - 0.7) for label, outcome in outcomes.items()]
+                  _media.width(medium) - 0.7) for label, outcome in outcomes.items()]
     # In cell heights (0.4 in): a line of text takes 0.55, a row of cells 1.
     tops = np.cumsum([0] + [0.55 * (n.count("\n") + 1) + 1.3 for n in names])
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 0.4 * tops[-1] + 3.6))
+    # as high as its rows on any medium (a row of cells is a row of cells)
+    fig, ax = plt.subplots(figsize=(_media.width(medium), 0.4 * tops[-1] + 3.6))
     for row, ((label, outcome), name) in enumerate(zip(outcomes.items(), names)):
         ax.text(0.05, tops[row] + 0.1, name, va="top", ha="left", in_layout=False)
         cells = tops[row + 1] - 1.05
@@ -155,9 +158,12 @@ def plot_traces(outcomes, *, title: str, start=None):
     return fig
 
 
-def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: str):
+def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: str,
+                   medium: str = "phone"):
     """Closed-form share of tasks hitting each step limit (line), simulated shares with
-    95 % Wilson intervals (dots), the stuck-task floor (dashed) and the chosen limit."""
+    95 % Wilson intervals (dots), the stuck-task floor (dashed) and the chosen limit.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.array("limits", limits, kind="whole", minimum=1)
     _checks.probabilities("closed", closed, length=len(limits), per="limit")
     _checks.iterable("rows", rows, what="LengthSample.hits results")
@@ -172,7 +178,7 @@ def plot_hit_share(limits, closed, rows, *, stuck: float, chosen: int, title: st
     share = np.array([r["share"] for r in rows])
     low = np.array([r["low"] for r in rows])
     high = np.array([r["high"] for r in rows])
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.6))
+    fig, ax = _media.subplots(medium, height=5.6)
     ax.plot(limits, closed, color=PALETTE["blue"], label=_("closed form h(L)"))
     ax.errorbar([r["limit"] for r in rows], share, yerr=[share - low, high - share], fmt="o",
                 ms=4, capsize=2, color=PALETTE["blue"], label=_("simulated, 95% Wilson interval"))

@@ -86,11 +86,13 @@ def interval_text(low: float, high: float, form: str = "{:.1%}") -> str:
                                        high=Text(form).format(high))
 
 
-def plot_decay(table, *, title: str):
-    """Lines: closed forms. Dots with bars: simulated rates and their 95 % intervals."""
+def plot_decay(table, *, title: str, medium: str = "phone"):
+    """Lines: closed forms. Dots with bars: simulated rates and their 95 % intervals.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _decay("table", table)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.8), layout="constrained")
+    fig, ax = _media.subplots(medium, height=4.8, layout="constrained")
     for label, t in table.items():
         name = translate(label)
         line, = ax.plot(t["length"], t["closed"],

@@ -52,16 +52,18 @@ TABLE_LABELS = (N_("free text, then parse"), N_("format asked in the prompt"),
 
 
 def plot_two_rates(*, compliance_prompt, compliance_constrained, accuracy_free,
-                   accuracy_constrained):
+                   accuracy_constrained, medium: str = "phone"):
     """The headline table as two stacked panels, form above and content below, so the two
-    equal numbers visibly sit on different axes. Inputs are fractions."""
+    equal numbers visibly sit on different axes. Inputs are fractions.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     for name, value in (("compliance_prompt", compliance_prompt),
                         ("compliance_constrained", compliance_constrained),
                         ("accuracy_free", accuracy_free),
                         ("accuracy_constrained", accuracy_constrained)):
         _validate.probability(name, value)
-    fig, (form, content) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 5.8),
-                                        sharex=True)
+    fig, (form, content) = _media.subplots(medium, 2, 1, height=5.8,
+                                           sharex=True)
     panels = ((form, _("Form: share of replies in a valid format"),
                [_("format asked in the prompt"), _("plus grammar on the decoder")],
                [compliance_prompt, compliance_constrained], [PALETTE["sky"], PALETTE["blue"]]),
@@ -188,11 +190,13 @@ def speak_freely_deltas(frame):
     return pd.DataFrame(rows, index=tasks).T
 
 
-def plot_speak_freely(frame):
-    """Grouped bars of :func:`speak_freely_deltas`, one group per task."""
+def plot_speak_freely(frame, *, medium: str = "phone"):
+    """Grouped bars of :func:`speak_freely_deltas`, one group per task.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.frame("frame", frame, ("study", "setting", "condition", "value"))
     deltas = speak_freely_deltas(frame)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.6))
+    fig, ax = _media.subplots(medium, height=6.6)
     width = 0.2
     for j, ((label, row), (*unused, colour)) in enumerate(zip(deltas.iterrows(), _SPEAK_SERIES)):
         ax.bar(np.arange(len(row)) + (j - 1.5) * width, row.values, width,
@@ -278,11 +282,13 @@ def draw_regimes(fig, table, *, title: str):
 REGIME_FIGSIZE = (FIGURE_WIDTH_IN, 6.8)
 
 
-def plot_regimes(table, *, title: str):
-    """:func:`draw_regimes` on a new figure."""
+def plot_regimes(table, *, title: str, medium: str = "phone"):
+    """:func:`draw_regimes` on a new figure, drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _regimes("table", table, every=True)
     _validate.text("title", title)
-    fig = plt.figure(figsize=REGIME_FIGSIZE)
+    fig = _media.figure(medium, height=REGIME_FIGSIZE[1])
     draw_regimes(fig, table, title=title)
     return fig
 
@@ -320,11 +326,13 @@ def _orders(name: str, table, *, every: bool) -> dict:
     return table
 
 
-def plot_order(table, *, title: str):
-    """Lines: closed forms; dots with bars: simulated answer accuracy, per field order."""
+def plot_order(table, *, title: str, medium: str = "phone"):
+    """Lines: closed forms; dots with bars: simulated answer accuracy, per field order.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _orders("table", table, every=False)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.2))
+    fig, ax = _media.subplots(medium, height=6.2)
     labels = {"reasoning_first": _("reasoning field first"),
               "answer_first": _("answer field first")}
     colours = {"reasoning_first": PALETTE["blue"], "answer_first": PALETTE["vermillion"]}

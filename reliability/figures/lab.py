@@ -182,8 +182,10 @@ def composition(arm, *, fixed: int = 0) -> dict:
     return shares
 
 
-def plot_blind_spot(arms: dict, *, title: str):
-    """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict."""
+def plot_blind_spot(arms: dict, *, title: str, medium: str = "phone"):
+    """Stacked bars: what each arm's runs ended as. ``arms``: label -> composition dict.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.table("arms", arms, ("success",), what="labels to composition() dicts")
     for shares in arms.values():
         if not set(shares) <= set(_CLASS_COLOURS):
@@ -193,7 +195,7 @@ def plot_blind_spot(arms: dict, *, title: str):
     names = {key: translate(text) for key, text in {
         "success": N_("right"), "fixed": N_("right after validation sent the parts back"),
         **FAILURE_CLASSES}.items()}
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.4))
+    fig, ax = _media.subplots(medium, height=6.4)
     for y, (label, shares) in enumerate(arms.items()):
         left = 0.0
         for key, share in shares.items():
@@ -219,11 +221,13 @@ def plot_blind_spot(arms: dict, *, title: str):
     return fig
 
 
-def plot_capability(ladder: dict, *, title: str):
-    """Baseline and guarded bars per profile; a profile with nothing to close gets none."""
+def plot_capability(ladder: dict, *, title: str, medium: str = "phone"):
+    """Baseline and guarded bars per profile; a profile with nothing to close gets none.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _profile_ladder(ladder)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.4))
+    fig, ax = _media.subplots(medium, height=5.4)
     for i, (name, (base, guarded)) in enumerate(ladder.items()):
         for offset, arm, colour, label in ((-0.2, base, PALETTE["grey"],
                                             pgettext("arm", "baseline")),
@@ -257,15 +261,17 @@ def plot_capability(ladder: dict, *, title: str):
     return fig
 
 
-def plot_rig_vs_lab(rows: list[dict], *, title: str):
+def plot_rig_vs_lab(rows: list[dict], *, title: str, medium: str = "phone"):
     """Each row: the rig's published gap and the lab's, both with Newcombe intervals.
-    ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp)."""
+    ``rows``: dicts with label, rig, rig_low, rig_high, lab, lab_low, lab_high (in pp).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _validate.sequence("rows", rows, of=dict, what="dicts of gaps in pp", minimum=1)
     for row in rows:
         _checks.columns("rows", row, _MIRROR_KEYS, what="list of dicts")
     _validate.text("title", title)
     # Each stage's name on a line above its two intervals: they keep the whole width.
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.2 + 0.5 * len(rows)))
+    fig, ax = _media.subplots(medium, height=3.2 + 0.5 * len(rows))
     pitch = 1.7
     for i, row in enumerate(rows):
         # wrapped to the figure, and left out of the layout, which would otherwise
@@ -353,15 +359,25 @@ def pass_k_band(dash, *, confidence: float = 0.95, seed=0):
     return curves(outcomes, confidence=confidence, seed=seed)
 
 
-def plot_dashboard(dash, *, title: str, seed=0):
+def plot_dashboard(dash, *, title: str, seed=0, medium: str = "phone"):
     """The four rows of "measure your own" as four panels; pass^k with a 95% bootstrap
-    band over cases."""
+    band over cases. Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`):
+    stacked on a phone; on a wider medium two by two, the two shares above pass^k and
+    the firings."""
     _validate.instance("dash", dash, Dashboard)
     _validate.text("title", title)
     _validate.seed(seed)
-    # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
-    fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
-                             height_ratios=(3.0, 0.7, 0.7, 2.2))
+    if _media.medium(medium).side_by_side:
+        # taller than the medium's own figures: four panels' titles and labels
+        fig = plt.figure(figsize=(_media.width(medium), 6.6))
+        # the shares above, so that pass^k's legend goes under the panels it keys
+        named = fig.subplot_mosaic([["rejected", "limited"], ["k", "fired"]],
+                                   height_ratios=(1.0, 3.0))
+        axes = [named[key] for key in ("k", "rejected", "limited", "fired")]
+    else:
+        # Four panels stacked, not a 2 x 2 grid: each keeps a phone's whole width.
+        fig, axes = plt.subplots(4, 1, figsize=(FIGURE_WIDTH_IN, 11.0),
+                                 height_ratios=(3.0, 0.7, 0.7, 2.2))
     band = pass_k_band(dash, seed=seed)
     ks, values = band.k, band.pass_hat
     ax = axes[0]

@@ -189,13 +189,15 @@ def draw_outage_frame(fig, hours: float, frames: dict):
 
 
 def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str,
-               rules_trend: str, error_trend: str):
+               rules_trend: str, error_trend: str, medium: str = "phone"):
     """The silent slide: the rules rung's daily share (with 95 % bars) and the primary's
     HTTP error rate, day by day. The first alerting day is marked (``alert_day`` is None
     when no day alerted). The title says how each moved, as the caller measured it:
     ``rules_trend`` and ``error_trend`` are words of :func:`reliability.claims.change`
     (``"flat"``, ``"rising"`` or ``"falling"``), so the title never claims a flat line
-    the data do not show."""
+    the data do not show. Drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.array("days", days)
     for name, values in (("shares", shares), ("low", low), ("high", high),
                          ("error_rate", error_rate)):
@@ -205,7 +207,7 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     _validate.text("rung_name", rung_name)
     for name, value in (("rules_trend", rules_trend), ("error_trend", error_trend)):
         _validate.text(name, value, choices=("flat", "rising", "falling"))
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.0))
+    fig, ax = _media.subplots(medium, height=6.0)
     ax.errorbar(days, shares, yerr=[shares - low, high - shares], fmt="o-", ms=3,
                 capsize=2, color=PALETTE["orange"],
                 label=_("answers from '{rung}'").format(rung=_(rung_name)))
@@ -234,16 +236,19 @@ def plot_slide(days, shares, low, high, error_rate, alert_day, *, rung_name: str
     return fig
 
 
-def plot_routellm(classes, shares, *, title: str, random_share: float | None = None):
+def plot_routellm(classes, shares, *, title: str, random_share: float | None = None,
+                  medium: str = "phone"):
     """Bars: a router's CPT(50%) per task class, the share of calls it sends to the strong
     model to recover half the quality gap; a dashed line marks ``random_share``, what a
-    router picking at random needs for the same half (omitted when None)."""
+    router picking at random needs for the same half (omitted when None).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _validate.sequence("classes", classes, of=str, what="task class names")
     _checks.probabilities("shares", shares, length=len(classes), per="class")
     _validate.text("title", title)
     if random_share is not None:
         _validate.probability("random_share", random_share)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.6))
+    fig, ax = _media.subplots(medium, height=4.6)
     slot = (FIGURE_WIDTH_IN - 1.2) / max(len(classes), 1) - 0.1
     bars = ax.bar([wrap(_(c), slot, size="xtick.labelsize") for c in classes], shares,
                   color=[PALETTE["sky"], PALETTE["blue"], PALETTE["purple"]])

@@ -3,13 +3,12 @@ extrapolation from published pass^1..4, and interval widths for small case count
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from .. import _validate
 from . import _checks, _media
-from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
+from ..notebook import PALETTE, fit_text, legend_below, percent_axis
 from ..passk import Fit, PassCurves, TaskMix
 from ..stats import wilson_interval
 from ..i18n import N_, _, gettext
@@ -41,7 +40,8 @@ def _k_ticks(ax, ks) -> None:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
 
 
-def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None, title: str = ""):
+def draw_mixes(fig, mixes: dict, *, kmax: int = 8, k: int | None = None,
+               title: str = ""):
     """Closed-form pass@k (dashed) and pass^k (solid) for each task mix, k = 1..kmax.
 
     With ``k`` given, that k is marked and its four values are put in the title, which is
@@ -89,13 +89,15 @@ def plot_mixes(mixes: dict, *, kmax: int = 8, title: str, medium: str = "phone")
     return fig
 
 
-def plot_curves(result, mix=None, *, title: str):
+def plot_curves(result, mix=None, *, title: str, medium: str = "phone"):
     """Measured pass@k and pass^k with their bootstrap intervals; the model's closed forms
-    as thin lines when ``mix`` is given."""
+    as thin lines when ``mix`` is given. Drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _validate.instance("result", result, PassCurves)
     _validate.instance("mix", mix, TaskMix, optional=True)
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.4), layout="constrained")
+    fig, ax = _media.subplots(medium, height=5.4, layout="constrained")
     k = result.k
     for name, point, low, high, colour in (
             ("pass@k", result.pass_at, result.pass_at_low, result.pass_at_high,
@@ -121,17 +123,19 @@ def plot_curves(result, mix=None, *, title: str):
     return fit_text(fig)
 
 
-def plot_extrapolation(rows, *, kmax: int = 8, title: str):
+def plot_extrapolation(rows, *, kmax: int = 8, title: str, medium: str = "phone"):
     """One panel per row: published pass^1..K (dots), the fitted mix to kmax (line), and at
     kmax the band every mix allows (thick bar: within rounding; thin bar: within two
     standard errors). ``rows`` holds dicts with keys label, values, fit, rounding, sampling
-    and optionally headline (a published pass^kmax)."""
+    and optionally headline (a published pass^kmax). Drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     kmax = _validate.whole("kmax", kmax, minimum=1, maximum=MAX_K)
     _extrapolation_rows(rows, kmax)
     _validate.text("title", title)
     # Stacked, not side by side: panels abreast would shrink their text on a phone.
-    fig, axes = plt.subplots(len(rows), 1, figsize=(FIGURE_WIDTH_IN, 1.9 + 2.9 * len(rows)),
-                             sharex=True, squeeze=False, layout="constrained")
+    fig, axes = _media.subplots(medium, len(rows), 1, height=1.9 + 2.9 * len(rows),
+                                sharex=True, squeeze=False, layout="constrained")
     ks = np.arange(1, kmax + 1)
     fitted = set()  # each panel's own fitted-mix label, left out of the shared legend
     for ax, row in zip(axes[:, 0], rows):
@@ -211,13 +215,15 @@ def wilson_table(sizes, rate: float, confidence: float = 0.95):
             N_("low"): np.asarray(low), N_("high"): np.asarray(high)}
 
 
-def plot_wilson(table, *, title: str):
+def plot_wilson(table, *, title: str, medium: str = "phone"):
     """Interval bars of :func:`wilson_table`, one row per case count, each row labelled
-    with its count and half-width (rows, not a log axis of n, so no labels can collide)."""
+    with its count and half-width (rows, not a log axis of n, so no labels can collide).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _checks.columns("table", table, ("cases", "observed", "low", "high"),
                     what="wilson_table's result")
     _validate.text("title", title)
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 4.2), layout="constrained")
+    fig, ax = _media.subplots(medium, height=4.2, layout="constrained")
     obs, low, high = table["observed"], table["low"], table["high"]
     rows = np.arange(len(obs))
     ax.errorbar(obs, rows, xerr=[obs - low, high - obs], fmt="o", capsize=4,

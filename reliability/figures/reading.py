@@ -3,7 +3,6 @@ that trades one column for the other, and a gain read against two baselines."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import _validate
@@ -105,9 +104,11 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
 THRESHOLD_FIGSIZE = (FIGURE_WIDTH_IN, 6.0)
 
 
-def plot_baselines(pairs, *, title: str):
+def plot_baselines(pairs, *, title: str, medium: str = "phone"):
     """Dumbbells on one 0-100 scale: for each row (``pairs`` maps label -> (before, after)
-    scores) the score before and after a method, with the change written beside it."""
+    scores) the score before and after a method, with the change written beside it.
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     pairs = _checks.keyed("pairs", pairs, what="label -> (before, after) scores")
     for label, pair in pairs.items():
         if (not isinstance(label, str) or not isinstance(pair, tuple) or len(pair) != 2):
@@ -119,7 +120,7 @@ def plot_baselines(pairs, *, title: str):
     labels = list(pairs)
     # Each row's name on a line above its arrow: the 0-100 scale keeps the whole width.
     pitch = 1.6
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.0 + 0.75 * len(labels)))
+    fig, ax = _media.subplots(medium, height=3.0 + 0.75 * len(labels))
     for row, label in enumerate(labels):
         before, after = (float(v) for v in pairs[label])
         y = row * pitch + 1.0

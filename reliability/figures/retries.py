@@ -183,10 +183,12 @@ def plot_attempts(attempts, table, *, ceiling_value: float, title: str,
     return fit_text(fig)
 
 
-def plot_steps(table, ceilings: dict, *, title: str):
+def plot_steps(table, ceilings: dict, *, title: str, medium: str = "phone"):
     """Success against chain length (reusing the chain-decay figure), plus one pale
     closed-form band per entry of ``ceilings`` (``{label: (lengths, values)}``), drawn
-    behind the lines so a line that reaches the ceiling shows inside it."""
+    behind the lines so a line that reaches the ceiling shows inside it. Drawn for
+    ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     _decay("table", table)
     _checks.keyed("ceilings", ceilings, what="label -> (lengths, values)", minimum=0)
     for pair in ceilings.values():
@@ -196,8 +198,8 @@ def plot_steps(table, ceilings: dict, *, title: str):
         _checks.array("ceilings", pair[0])
         _checks.array("ceilings", pair[1], length=len(pair[0]), per="length")
     _validate.text("title", title)
-    fig = plot_decay(table, title=title)
-    fig.set_size_inches(FIGURE_WIDTH_IN, 5.8)   # room for the longer legend below
+    fig = plot_decay(table, title=title, medium=medium)
+    fig.set_size_inches(*_media.size(medium, 5.8))   # room for the longer legend below
     ax = fig.axes[0]
     for label, (lengths, values) in ceilings.items():
         ax.plot(lengths, values, **_CEILING_STYLE, label=label)

@@ -19,7 +19,7 @@ import numpy as np
 from .. import _validate, judge
 from ..i18n import N_, Text, _, fill_slots
 from . import _checks, _media
-from ..notebook import FIGURE_WIDTH_IN, PALETTE, fit_text, legend_below, percent_axis
+from ..notebook import PALETTE, fit_text, legend_below, percent_axis
 from ..workflow import Verifier, Workflow
 from ..live import nearest
 from .chain import _decay
@@ -170,10 +170,13 @@ def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: i
             for i, d in enumerate(recalls)}
 
 
-def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: str):
+def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: str,
+                        medium: str = "phone"):
     """Success (top) and attempts per run (bottom) against false rejection, one colour per
     recall: lines are closed forms, dots simulated with 95 % intervals; the grey line is
-    the same workflow without a verifier."""
+    the same workflow without a verifier. Drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     base = _workflow(base)
     _checks.probabilities("false_rejects", false_rejects)
     false_rejects = np.asarray(false_rejects, dtype=float)
@@ -185,8 +188,8 @@ def plot_tradeoff_lines(base: Workflow, false_rejects, tables: dict, *, title: s
     dense = np.linspace(0.0, false_rejects.max(), 61)
     colours = [PALETTE[k] for k in ("sky", "blue", "green", "orange", "purple")]
     # Stacked, not side by side, so the text stays large enough on a phone.
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 8.6),
-                                      layout="constrained")
+    fig, (top, bottom) = _media.subplots(medium, 2, 1, height=8.6,
+                                         layout="constrained")
     for colour, (d, table) in zip(colours, tables.items()):
         closed = [replace(base, verifier=Verifier(d, float(f))) for f in dense]
         for ax, line, key, low, high in (
@@ -277,10 +280,13 @@ def blind_spot_table(base: Workflow, verifier: Verifier, shares, *, runs: int,
     return dict(zip(_BLIND_KEYS, np.array(rows, dtype=float).reshape(-1, 7).T))
 
 
-def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: str):
+def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: str,
+                    medium: str = "phone"):
     r"""Run success against the shared blind spot :math:`\rho`: the closed form (line),
     :func:`blind_spot_table`'s simulated shares (dots, 95 % Wilson bars), the same judge
-    with independent errors (:math:`\rho = 0`, dotted) and no check at all (dashed)."""
+    with independent errors (:math:`\rho = 0`, dotted) and no check at all (dashed).
+    Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
+    _media.medium(medium)
     base = _workflow(base)
     _verifier("verifier", verifier)
     _checks.columns("table", table, _BLIND_KEYS, what="blind_spot_table result")
@@ -288,7 +294,7 @@ def plot_blind_spot(base: Workflow, verifier: Verifier, table: dict, *, title: s
     d, f = verifier.recall, verifier.false_reject
     dense = np.linspace(0.0, 1.0, 101)
     closed = [judge.judged_workflow(base, d, f, float(rho)).success() for rho in dense]
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 5.8), layout="constrained")
+    fig, ax = _media.subplots(medium, height=5.8, layout="constrained")
     ax.axhline(replace(base, verifier=None).success(), color=PALETTE["grey"], ls="--",
                label=_("no check at all"))
     ax.axhline(closed[0], color=PALETTE["green"], ls=":",

@@ -228,6 +228,21 @@ def with_medium(source: str, medium: str) -> str:
     return ast.unparse(tree)
 
 
+def _legible(fig, medium: str, where: str) -> None:
+    """Refuse a figure drawn for ``medium`` that would be hard to read where that medium
+    shows it (text too small, text over text, a legend over data, text past an edge):
+    the chapters' tests audit the phone's figures, and this audits every other medium's
+    as the deck builder draws it."""
+    from reliability.figures import _media
+    from reliability.notebook import figure_problems
+
+    shown = _media.medium(medium).shown_px
+    problems = (figure_problems(fig) if shown is None
+                else figure_problems(fig, column_px=shown))
+    if problems:
+        raise ValueError(f"{where}, drawn for medium {medium!r}: " + "; ".join(problems))
+
+
 def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, bytes]:
     """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
     up to the last of ``indices``, each of those figure cells drawing its figure for
@@ -251,6 +266,7 @@ def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, by
                 source = with_medium(source, medium)
             exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
             if index in indices:   # saved as the chapter's inline figures are
+                _legible(namespace["fig"], medium, f"{path.name}, cell {index}")
                 drawn[index] = print_figure(namespace["fig"], "retina",
                                             bbox_inches="tight",
                                             metadata={"Software": None})

@@ -460,3 +460,26 @@ def test_drawn_for_a_phone_the_deck_builder_draws_what_the_chapter_stores(langua
     index, stored, unused = chapter.figure(slides.KEYS["chain"].figure)
     drawn = slides.draw_for_medium(chapter.path, [index], "phone")
     assert drawn[index] == stored, f"{chapter.path}: cell {index} drawn otherwise"
+
+
+@pytest.mark.parametrize("medium", ["phone", "slide"])
+def test_the_outage_figure_reads_in_every_medium(medium):
+    """Chapter 8's outage figure, drawn for the deck as for the page: no title over a
+    y label or a tick label (each panel's title kept within its axes), measured at the
+    width the medium shows it, as the deck builder's audit does; the outage is hatched
+    between solid edges, not a tint the stacked areas hide."""
+    from bookbuild.slides import _legible
+    from reliability.figures import ladder as fig_ladder
+    from reliability.harness import BreakerConfig, Scenario, simulate_day
+    from reliability.notebook import setup
+
+    setup()
+    outage = Scenario(outage_start=10.0, outage_hours=2.0)
+    without = simulate_day(outage, conversations=8000, seed=20261208)
+    with_breaker = simulate_day(outage, breaker=BreakerConfig(5, 60.0),
+                                conversations=8000, seed=20261208)
+    fig = fig_ladder.plot_outage(without, with_breaker, start=8.0, end=16.0,
+                                 medium=medium)
+    _legible(fig, medium, "chapter 8's outage figure")
+    for ax in fig.axes:
+        assert any(patch.get_hatch() for patch in ax.patches), "the outage is not hatched"

@@ -219,8 +219,8 @@ class ColumnRun:
         --------
         >>> run = simulate_columns(0.5, 0.5, relevance_cases=16, irrelevance_cases=240,
         ...                        seed=1)
-        >>> run.beside_closed_form("irrelevance")
-        'Irrelevance: closed form 50.0%, inside this run's 95% interval'
+        >>> print(run.beside_closed_form("irrelevance"))
+        Irrelevance: closed form 50.0%, inside this run's 95% interval
         """
         from . import claims
         from .numbers import fmt

@@ -230,7 +230,7 @@ def binomial_standard_error(rate, runs):
     return _as_output(np.sqrt(rate * (1.0 - rate) / runs))
 
 
-def mean_interval(values, confidence: float = 0.95) -> Interval:
+def mean_interval(values, confidence: float = 0.95, *, minimum=None) -> Interval:
     r"""Student's t interval for the mean of independent draws ``values``,
 
     .. math::
@@ -246,6 +246,9 @@ def mean_interval(values, confidence: float = 0.95) -> Interval:
         At least two finite numbers.
     confidence : float
         The level :math:`c`, strictly between 0 and 1.
+    minimum : float or None
+        The least value the quantity can take (0 for hours or a count), where the
+        interval is cut; None: no such bound.
 
     Returns
     -------
@@ -269,4 +272,8 @@ def mean_interval(values, confidence: float = 0.95) -> Interval:
     spread = t.ppf((1 + confidence) / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(
         values.size)
     mean = float(values.mean())
-    return Interval(mean - float(spread), mean + float(spread))
+    low, high = mean - float(spread), mean + float(spread)
+    if minimum is not None:
+        minimum = _validate.real("minimum", minimum)
+        low, high = max(low, minimum), max(high, minimum)
+    return Interval(low, high)

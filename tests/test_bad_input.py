@@ -302,7 +302,7 @@ REGISTRY = {
                                                        dict(rate=0.3, runs=10), arrays=('rate', 'runs')),
     "reliability.stats.z_value": Entry(lambda: stats.z_value, dict(confidence=0.9)),
     "reliability.stats.mean_interval": Entry(lambda: stats.mean_interval, dict(
-        values=[1.0, 2.0, 4.0], confidence=0.9)),
+        values=[1.0, 2.0, 4.0], confidence=0.9, minimum=0.0), ok={"minimum": [None]}),
     # passk
     "reliability.passk.pass_at_k": Entry(lambda: passk.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
     "reliability.passk.pass_hat_k": Entry(lambda: passk.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),

@@ -115,3 +115,13 @@ def test_mean_interval_is_students_t_and_refuses_too_few_values():
     for bad in ([1.0], [1.0, float("nan")], 3.0):
         with pytest.raises(ValueError, match="values"):
             mean_interval(bad)
+
+
+def test_mean_interval_is_cut_at_the_least_value_the_quantity_takes():
+    """Hours or a count cannot go below zero: four days with one refusal between them
+    give an interval from 0, not a negative count."""
+    from reliability.stats import mean_interval
+
+    low, high = mean_interval([0.0, 0.0, 1.0, 0.0], minimum=0.0)
+    assert low == 0.0 and high > 0.25
+    assert mean_interval([0.0, 0.0, 1.0, 0.0]).low < 0

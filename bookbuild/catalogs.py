@@ -88,18 +88,36 @@ EXTENSION_WORDS = {"nb_code_prompt_show": "Show code cell {type}",
                    "togglebutton_hint_hide": "Click to hide",
                    # the footer's date: Sphinx's default, which Russian reads
                    # «дек. 06, 2026»; the Russian catalog gives the date as Russian writes it
-                   "html_last_updated_fmt": "%b %d, %Y"}
+                   "html_last_updated_fmt": "%b %d, %Y",
+                   # the reference list's and the citations' words (book/_ext/bibliography.py)
+                   "bibliography_no_date": "n.d.", "bibliography_et_al": "et al.",
+                   "bibliography_and": "and", "bibliography_last_and": ", and ",
+                   "bibliography_edition": "{edition} edition"}
+#: The fields of book/references.bib whose text is prose the reader reads (not a title,
+#: which a reference list keeps in its own language): translated with the extensions'
+#: words, and handed to the Russian build as ``bibliography_fields``.
+BIB_PROSE_FIELDS = ("note", "howpublished")
+
+
+def bibliography_texts() -> list[str]:
+    """The English note and howpublished texts of book/references.bib, in file order."""
+    from pybtex.database import parse_file
+
+    entries = parse_file(str(ROOT / "book" / "references.bib")).entries.values()
+    return [entry.fields[name] for entry in entries for name in BIB_PROSE_FIELDS
+            if name in entry.fields]
 
 
 def toc_messages() -> list[str]:
-    """The book's title and author, the table of contents' part captions and the
-    extensions' words, in English."""
+    """The book's title and author, the table of contents' part captions, the
+    extensions' words and the reference list's notes, in English."""
     import yaml
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     return [config["title"], config["author"]] + [
-        part["caption"] for part in toc.get("parts", [])] + list(EXTENSION_WORDS.values())
+        part["caption"] for part in toc.get("parts", [])] + list(EXTENSION_WORDS.values()) + (
+        bibliography_texts())
 
 
 def catalog_path(page: str) -> Path:

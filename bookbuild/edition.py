@@ -114,6 +114,8 @@ def config_and_toc() -> dict[str, str]:
     sphinx["config"]["language"] = LANGUAGE
     for setting, english in catalogs.EXTENSION_WORDS.items():
         sphinx["config"][setting] = tr(english)
+    sphinx["config"]["bibliography_fields"] = {english: tr(english)
+                                               for english in catalogs.bibliography_texts()}
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     for part in toc.get("parts", []):
         part["caption"] = tr(part["caption"])

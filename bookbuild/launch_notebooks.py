@@ -193,15 +193,14 @@ class Bibliography:
         names = [n for n in names if n != "others"]
         if not names:
             who = _plain(entry.fields.get("title", key))
-        elif unknown:
-            who = f"{names[0]} et al."
+        elif unknown or len(names) > 2:
+            who = _("{first} et al.").format(first=names[0])
         elif len(names) == 1:
             who = names[0]
-        elif len(names) == 2:
-            who = _("{first} and {second}").format(first=names[0], second=names[1])
         else:
-            who = f"{names[0]} et al."
-        return f"{who}, {entry.fields.get('year', 'n.d.')}"
+            who = _("{first} and {second}").format(first=names[0], second=names[1])
+        # the reference list's word for an entry with no year (book/_ext/bibliography.py)
+        return f"{who}, {entry.fields.get('year', _('n.d.'))}"
 
     def url(self, key: str) -> str | None:
         """The entry's link, with the characters that end a Markdown link or autolink
@@ -218,24 +217,39 @@ class Bibliography:
             return None
         return quote(link, safe=":/?#@!$&'*+,;=%~-._[]")
 
-    def reference(self, key: str) -> str:
-        """One line of the reference list: authors, year, title, where, link."""
+    def reference(self, key: str, language: str = "en") -> str:
+        """One line of the reference list: authors, year, title, where, link, its words
+        (and a howpublished text) in ``language``."""
+        _ = translator(language, "launch_notebooks")
         entry = self.entry(key)
         fields = entry.fields
         names = [_plain(" ".join(p.first_names + p.middle_names + p.last_names))
                  for p in entry.persons.get("author", [])]
         # BibTeX's "and others" is a person named "others".
         authors = ", ".join(n for n in names if n != "others") + (
-            " et al." if "others" in names else "")
-        where = next((_plain(fields[f]) for f in ("journal", "booktitle", "howpublished",
-                                                  "publisher") if f in fields), "")
+            " " + _("et al.") if "others" in names else "")
+        where = next((fields[f] for f in ("journal", "booktitle", "howpublished",
+                                          "publisher") if f in fields), "")
+        if "howpublished" in fields and where == fields["howpublished"]:
+            where = bibliography_text(where, language)
+        where = _plain(where)
         if not where and "eprint" in fields:
             where = f"arXiv:{fields['eprint']}"
-        parts = [p for p in (authors, f"({fields.get('year', 'n.d.')})",
+        parts = [p for p in (authors, f"({fields.get('year', _('n.d.'))})",
                              f"*{_plain(fields.get('title', key))}*.", where) if p]
         text = " ".join(parts)
         link = self.url(key)
         return f"{text} <{link}>" if link else text
+
+
+def bibliography_text(text: str, language: str) -> str:
+    """A note or howpublished text of book/references.bib in ``language``: the
+    translation the Russian build's reference list shows (locale/ru/_toc.po)."""
+    if language == "en":
+        return text
+    from .catalogs import TOC_PAGE, _lookup, catalog_path, read_catalog
+
+    return _lookup(read_catalog(catalog_path(TOC_PAGE)), text, TOC_PAGE)
 
 
 def _plain(text: str) -> str:
@@ -632,7 +646,8 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None,
         elif cell.cell_type == "code":
             cells.append(renderer.code(cell))
     if chapter.cited:
-        lines = "\n".join(f"* {chapter.bibliography.reference(key)}" for key in chapter.cited)
+        lines = "\n".join(f"* {chapter.bibliography.reference(key, language)}"
+                          for key in chapter.cited)
         cells.append(nbformat.v4.new_markdown_cell(_("## References") + f"\n\n{lines}"))
     source = path.resolve().relative_to(ROOT).as_posix()
     site = site_url() if language == "en" else f"{site_url()}{language}/"

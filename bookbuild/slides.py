@@ -245,20 +245,30 @@ def with_medium(source: str, medium: str) -> str:
     return ast.unparse(tree)
 
 
-def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, bytes]:
+def legibility_problems(fig, medium: str) -> list[str]:
+    """What would make ``fig``, drawn for ``medium``, hard to read where that medium
+    shows it (text too small, text over text, a legend over data, text past an edge),
+    measured by :func:`reliability.notebook.figure_problems` at the medium's width: the
+    chapters' tests audit the phone's figures, this audits every other medium's."""
+    from reliability.figures import _media
+    from reliability.notebook import figure_problems
+
+    shown = _media.medium(medium).shown_px
+    return figure_problems(fig) if shown is None else figure_problems(fig,
+                                                                       column_px=shown)
+
+
+def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> None:
     """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
     up to the last of ``indices``, each of those figure cells drawing its figure for
-    ``medium``; returns each one's PNG (at twice the pixels, as the book's figures,
-    carrying its smallest text's height as they do)."""
+    ``medium`` and handing it to ``each(index, fig)``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from IPython.core.pylabtools import print_figure
 
     nb = nbformat.read(str(path), as_version=4)
     namespace = {"__name__": "__main__"}
-    drawn = {}
     with redirect_stdout(io.StringIO()):
         for index, cell in enumerate(nb.cells[:max(indices) + 1]):
             if cell.cell_type != "code":
@@ -267,11 +277,39 @@ def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, by
             if index in indices:
                 source = with_medium(source, medium)
             exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
-            if index in indices:   # saved as the chapter's inline figures are
-                drawn[index] = print_figure(namespace["fig"], "retina",
-                                            bbox_inches="tight",
-                                            metadata={"Software": None})
+            if index in indices:
+                each(index, namespace["fig"])
             plt.close("all")
+
+
+def audit_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, list[str]]:
+    """Each of the chapter's figure cells ``indices``, drawn for ``medium``, with its
+    :func:`legibility_problems` (an empty list: it reads)."""
+    found = {}
+    _figures_for_medium(path, indices, medium,
+                        lambda index, fig: found.__setitem__(
+                            index, legibility_problems(fig, medium)))
+    return found
+
+
+def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, bytes]:
+    """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
+    up to the last of ``indices``, each of those figure cells drawing its figure for
+    ``medium``; returns each one's PNG (at twice the pixels, as the book's figures,
+    carrying its smallest text's height as they do). A figure that would be hard to
+    read is drawn all the same, with a warning (tests/test_slides.py fails on it)."""
+    from IPython.core.pylabtools import print_figure
+
+    drawn = {}
+
+    def save(index, fig):   # saved as the chapter's inline figures are
+        for problem in legibility_problems(fig, medium):
+            print(f"warning: {path.name}, cell {index}, drawn for medium {medium!r}: "
+                  f"{problem}", file=sys.stderr)
+        drawn[index] = print_figure(fig, "retina", bbox_inches="tight",
+                                    metadata={"Software": None})
+
+    _figures_for_medium(path, indices, medium, save)
     return drawn
 
 
@@ -312,6 +350,9 @@ def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
         if ran.returncode != 0:
             raise RuntimeError(f"drawing {path.name}'s slide figures failed: "
                                f"{ran.stderr.strip()[-2000:]}")
+        for line in ran.stderr.splitlines():   # the legibility audit's warnings
+            if line.startswith("warning: "):
+                print(line, file=sys.stderr)
         return {int(i): base64.b64decode(png)
                 for i, png in json.loads(ran.stdout).items()}
 

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.stats import norm
 
 from . import _validate
-from .i18n import N_
+from .i18n import N_, _
 from .stats import Interval, wilson_interval
 
 __all__ = ["HALLUCINATION_KINDS", "classify_calls", "hallucination_rate", "pooled_rate",
@@ -207,6 +207,39 @@ class ColumnRun:
         low, high = wilson_interval(getattr(self, f"{column}_hits"),
                                     getattr(self, f"{column}_cases"), confidence)
         return Interval(float(low), float(high))
+
+    def beside_closed_form(self, column: str, confidence: float = 0.95) -> str:
+        """A sentence that sets ``column``'s closed form beside this run's Wilson
+        interval, in the page's language, chosen by where the closed form falls
+        (:func:`reliability.claims.where`): inside, or outside with the reason a reader
+        needs (an interval at ``confidence`` misses its closed form in about one run in
+        ``1 / (1 - confidence)``, and this run is one of them).
+
+        Examples
+        --------
+        >>> run = simulate_columns(0.5, 0.5, relevance_cases=16, irrelevance_cases=240,
+        ...                        seed=1)
+        >>> print(run.beside_closed_form("irrelevance"))
+        Irrelevance: closed form 50.0%, inside this run's 95% interval
+        """
+        from . import claims
+        from .numbers import fmt
+
+        low, high = self.interval(column, confidence)
+        closed = self.expected[("relevance", "irrelevance").index(column)]
+        sentences = {
+            "inside": _("{column}: closed form {closed}, inside this run's {level} "
+                        "interval"),
+            "below": _("{column}: closed form {closed}, below this run's {level} "
+                       "interval; a {level} interval misses in about one run in "
+                       "{one_in}, and this run is one"),
+            "above": _("{column}: closed form {closed}, above this run's {level} "
+                       "interval; a {level} interval misses in about one run in "
+                       "{one_in}, and this run is one")}
+        return claims.choose(claims.where(closed, low, high), sentences,
+                             column=column.capitalize(), closed=fmt(closed, ".1%"),
+                             level=fmt(confidence, ".0%"),
+                             one_in=fmt(round(1 / (1 - confidence)), "d"))
 
 
 def simulate_columns(call_needed, call_unneeded, *, relevance_cases: int = 16,

@@ -5,7 +5,9 @@ Every simulated or measured rate in the book is printed with an interval from he
 * :func:`wilson_interval` for one rate (Wilson 1927), the score interval that keeps its
   coverage near the nominal level even for small samples and rates near 0 or 1;
 * :func:`newcombe_interval` for the difference of two independent rates (Newcombe 1998,
-  method 10, the "hybrid score" interval built from the two Wilson intervals).
+  method 10, the "hybrid score" interval built from the two Wilson intervals);
+* :func:`mean_interval` for the mean of a few independent draws of a quantity that is
+  not a rate (a simulated day's worker-hours), Student's t interval.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import norm, t
 
 from . import _validate
 
 __all__ = ["Interval", "wilson_interval", "newcombe_interval", "binomial_standard_error",
-           "z_value"]
+           "z_value", "mean_interval"]
 
 
 class Interval(NamedTuple):
@@ -226,3 +228,52 @@ def binomial_standard_error(rate, runs):
     runs = _validate.whole_array("runs", runs, minimum=1)
     _validate.broadcast("rate and runs", rate, runs)
     return _as_output(np.sqrt(rate * (1.0 - rate) / runs))
+
+
+def mean_interval(values, confidence: float = 0.95, *, minimum=None) -> Interval:
+    r"""Student's t interval for the mean of independent draws ``values``,
+
+    .. math::
+
+        \bar x \pm t_{n - 1,\, (1 + c)/2}\; s / \sqrt{n},
+
+    with :math:`s` the sample standard deviation: for a quantity that is not a share of
+    trials, such as a simulated day's worker-hours over a few seeded days.
+
+    Parameters
+    ----------
+    values : sequence of float
+        At least two finite numbers.
+    confidence : float
+        The level :math:`c`, strictly between 0 and 1.
+    minimum : float or None
+        The least value the quantity can take (0 for hours or a count), where the
+        interval is cut; None: no such bound.
+
+    Returns
+    -------
+    Interval
+        ``low`` and ``high`` as floats.
+
+    Examples
+    --------
+    >>> from reliability.stats import mean_interval
+    >>> found = mean_interval([9.0, 10.0, 11.0])
+    >>> round(found.low, 3), round(found.high, 3)
+    (7.516, 12.484)
+    """
+    confidence = _validate.confidence(confidence)
+    values = np.asarray(values, dtype=float) if isinstance(values, (list, tuple,
+                                                                     np.ndarray)) else None
+    if values is None or values.ndim != 1 or values.size < 2 or not np.all(
+            np.isfinite(values)):
+        raise ValueError(f"values must be a sequence of at least two finite numbers, "
+                         f"got {values!r}")
+    spread = t.ppf((1 + confidence) / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(
+        values.size)
+    mean = float(values.mean())
+    low, high = mean - float(spread), mean + float(spread)
+    if minimum is not None:
+        minimum = _validate.real("minimum", minimum)
+        low, high = max(low, minimum), max(high, minimum)
+    return Interval(low, high)

@@ -301,6 +301,8 @@ REGISTRY = {
     "reliability.stats.binomial_standard_error": Entry(lambda: stats.binomial_standard_error,
                                                        dict(rate=0.3, runs=10), arrays=('rate', 'runs')),
     "reliability.stats.z_value": Entry(lambda: stats.z_value, dict(confidence=0.9)),
+    "reliability.stats.mean_interval": Entry(lambda: stats.mean_interval, dict(
+        values=[1.0, 2.0, 4.0], confidence=0.9, minimum=0.0), ok={"minimum": [None]}),
     # passk
     "reliability.passk.pass_at_k": Entry(lambda: passk.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
     "reliability.passk.pass_hat_k": Entry(lambda: passk.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
@@ -1048,6 +1050,8 @@ REGISTRY = {
     "reliability.reading.ColumnRun": Entry(lambda: reading.ColumnRun, _fields(_COLRUN)),
     "reliability.reading.ColumnRun.interval": Entry(lambda: _COLRUN.interval, dict(
         column="relevance", confidence=0.9)),
+    "reliability.reading.ColumnRun.beside_closed_form": Entry(
+        lambda: _COLRUN.beside_closed_form, dict(column="irrelevance", confidence=0.9)),
     "reliability.reading.simulate_columns": Entry(lambda: reading.simulate_columns, dict(
         call_needed=0.8, call_unneeded=0.1, relevance_cases=16, irrelevance_cases=20, seed=0)),
     "reliability.reading.resolution": Entry(lambda: reading.resolution, dict(cases=16)),

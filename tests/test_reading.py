@@ -132,3 +132,17 @@ def test_figures_read_on_a_phone():
     for fig in figures + [frame]:
         assert figure_problems(fig) == []
         plt.close(fig)
+
+
+def test_a_closed_form_outside_its_runs_interval_is_said_so():
+    """Chapter 10's teaching cell: the threshold model's Irrelevance at seed 1 misses
+    its closed form, and the sentence beside it says the run is the one in twenty."""
+    from reliability.reading import simulate_columns, threshold_model
+
+    run = simulate_columns(*threshold_model(1.0, 2.0), relevance_cases=16,
+                           irrelevance_cases=240, seed=1)
+    low, high = run.interval("irrelevance")
+    assert run.expected[1] > high
+    assert "above this run's 95% interval" in run.beside_closed_form("irrelevance")
+    assert "one run in 20" in run.beside_closed_form("irrelevance")
+    assert run.beside_closed_form("relevance").endswith("inside this run's 95% interval")

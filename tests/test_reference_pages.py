@@ -1,5 +1,6 @@
 """The glossary and the references: complete, in order, and used by the chapters."""
 
+import functools
 import json
 import re
 
@@ -58,3 +59,69 @@ def test_every_reference_is_cited_somewhere():
         cited |= {k.strip() for k in group.split(",")}
     assert set(keys) - cited == set(), f"listed but never cited: {set(keys) - cited}"
     assert cited <= set(keys), f"cited but not listed: {cited - set(keys)}"
+
+
+@functools.cache
+def _bibliography_extension():
+    """book/_ext/bibliography.py, loaded as the Sphinx build loads it (once: its
+    templates are taught once per process, as in a build)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "book_bibliography", ROOT / "book" / "_ext" / "bibliography.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _reference_list(config: dict) -> str:
+    """The reference list as the build formats it, with an edition's Sphinx
+    configuration (its words and its notes)."""
+    from pybtex.database import parse_file
+    from pybtex.plugin import register_plugin
+
+    ext = _bibliography_extension()
+    ext.patch()
+    ext._words.clear()
+    ext._fields.clear()
+    ext._words.update({setting: config.get(setting, english)
+                       for setting, english in ext.WORDS.items()})
+    ext._fields.update(config.get("bibliography_fields") or {})
+    register_plugin("pybtex.style.labels", "book_author_year", ext.AuthorYearLabels,
+                    force=True)
+    entries = parse_file(str(BIB)).entries.values()
+    return "\n".join(f"[{e.label}] {e.text.render_as('text')}"
+                     for e in ext.BookStyle().format_entries(entries))
+
+
+def test_the_russian_reference_list_is_in_russian():
+    """The Russian edition's reference list writes its own words for "n.d.", "et al.",
+    "and" and "2 edition", and its notes (how an entry was published, what the book
+    took from it) in Russian; the English list keeps the English ones."""
+    import yaml
+
+    from bookbuild import catalogs
+
+    english = _reference_list({})
+    assert "n.d." in english and "2 edition" in english and " et al." in english
+    config = yaml.safe_load((ROOT / "ru" / "_config.yml").read_text())["sphinx"]["config"]
+    russian = _reference_list(config)
+    left = [word for word in ("n.d.", " edition", " et al.") if word in russian]
+    assert not left, f"the Russian reference list says {left}"
+    assert "б. г." in russian and "2-е изд." in russian and " и др." in russian
+    # the last of the authors (titles keep their own language, "and" included)
+    assert ", and Ion Stoica." in english and " и Ion Stoica." in russian
+    untranslated = [text for text in catalogs.bibliography_texts()
+                    if text.replace("\\%", "%").replace("--", "–")[:40] in russian]
+    assert not untranslated, f"English notes in the Russian list: {untranslated}"
+
+
+def test_the_russian_launch_notebooks_cite_in_russian():
+    from bookbuild.launch_notebooks import Bibliography
+
+    bibliography = Bibliography.load()
+    assert bibliography.label("reliabilitypage", "ru").endswith(", б. г.")
+    assert bibliography.label("bfcl", "ru") == "Patil и др., 2024"
+    line = bibliography.reference("reliabilitypage", "ru")
+    assert "(б. г.)" in line and "Интерактивная страница курса" in line, line
+    assert bibliography.label("reliabilitypage").endswith(", n.d.")

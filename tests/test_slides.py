@@ -460,3 +460,55 @@ def test_drawn_for_a_phone_the_deck_builder_draws_what_the_chapter_stores(langua
     index, stored, unused = chapter.figure(slides.KEYS["chain"].figure)
     drawn = slides.draw_for_medium(chapter.path, [index], "phone")
     assert drawn[index] == stored, f"{chapter.path}: cell {index} drawn otherwise"
+
+
+@pytest.mark.parametrize("medium", ["phone", "slide"])
+def test_the_outage_figure_reads_in_every_medium(medium):
+    """Chapter 8's outage figure, drawn for the deck as for the page: no title over a
+    y label or a tick label (each panel's title kept within its axes), measured at the
+    width the medium shows it, as the deck builder's audit does; the outage is hatched
+    between solid edges, not a tint the stacked areas hide."""
+    from bookbuild.slides import legibility_problems
+    from reliability.figures import ladder as fig_ladder
+    from reliability.harness import BreakerConfig, Scenario, simulate_day
+    from reliability.notebook import setup
+
+    setup()
+    outage = Scenario(outage_start=10.0, outage_hours=2.0)
+    without = simulate_day(outage, conversations=8000, seed=20261208)
+    with_breaker = simulate_day(outage, breaker=BreakerConfig(5, 60.0),
+                                conversations=8000, seed=20261208)
+    fig = fig_ladder.plot_outage(without, with_breaker, start=8.0, end=16.0,
+                                 medium=medium)
+    assert not legibility_problems(fig, medium)
+    for ax in fig.axes:
+        assert any(patch.get_hatch() for patch in ax.patches), "the outage is not hatched"
+
+
+def _key_figures():
+    from bookbuild import slides
+
+    for language in EDITIONS:
+        for name in slides.KEYS:
+            marks = ()
+            if (language, name) == ("ru", "lab"):
+                # found by this test: chapter 9's failure ladder has no room on a 2:1
+                # slide for its Russian notes, which wrap to two lines and run into
+                # each other; strict, so the test says when a fix makes it read
+                marks = pytest.mark.xfail(strict=True, reason="chapter 9's failure "
+                                          "ladder on a Russian slide: notes overlap")
+            yield pytest.param(language, name, marks=marks, id=f"{language}-{name}")
+
+
+@pytest.mark.parametrize("language, name", list(_key_figures()))
+def test_every_key_figure_reads_on_its_slide(language, name):
+    """Each deck's key figure, drawn for the slide by the deck builder (the chapter's own
+    call with ``medium="slide"``), passes the legibility audit at the width a slide
+    shows it: no text over text, under 13 px or past an edge, no legend over data."""
+    from bookbuild import slides
+
+    chapter = slides.Chapter(slides.KEYS[name].chapter, language)
+    index, unused, alt = chapter.figure(slides.KEYS[name].figure)
+    found = slides.audit_for_medium(chapter.path, [index], "slide")[index]
+    assert not found, (f"{name}'s slide figure ({chapter.path.name}, cell {index}) is "
+                       "hard to read:\n" + "\n".join(found))

@@ -100,3 +100,28 @@ def test_intervals_are_named_pairs_that_unpack_as_before():
     arrays = wilson_interval(np.array([0, 5, 10]), 10)
     assert isinstance(arrays, Interval) and arrays.low.shape == (3,)
     assert arrays.low[0] == 0.0 and arrays.high[2] == 1.0
+
+
+def test_mean_interval_is_students_t_and_refuses_too_few_values():
+    from scipy.stats import t
+
+    from reliability.stats import mean_interval
+
+    values = [28.9, 29.4, 30.1, 29.0]
+    low, high = mean_interval(values)
+    half = t.ppf(0.975, 3) * np.std(values, ddof=1) / 2
+    assert low == pytest.approx(np.mean(values) - half)
+    assert high == pytest.approx(np.mean(values) + half)
+    for bad in ([1.0], [1.0, float("nan")], 3.0):
+        with pytest.raises(ValueError, match="values"):
+            mean_interval(bad)
+
+
+def test_mean_interval_is_cut_at_the_least_value_the_quantity_takes():
+    """Hours or a count cannot go below zero: four days with one refusal between them
+    give an interval from 0, not a negative count."""
+    from reliability.stats import mean_interval
+
+    low, high = mean_interval([0.0, 0.0, 1.0, 0.0], minimum=0.0)
+    assert low == 0.0 and high > 0.25
+    assert mean_interval([0.0, 0.0, 1.0, 0.0]).low < 0

@@ -8,6 +8,11 @@ pybtex's formatting styles label the list alphabetically ("[HCM+24]"), so a read
 not match a citation to its entry by eye. This registers a pybtex style, ``book``: the
 ``plain`` style (sorted by author, year, title) with author-year labels, and makes it the
 default for every bibliography.
+
+Its words follow the edition: the configuration values :data:`WORDS` name ("n.d." for
+an entry with no year, "et al.", "{edition} edition"), and ``bibliography_fields`` maps
+an entry's English note or howpublished text to the edition's (the Russian edition's
+``ru/_config.yml`` carries both, from ``locale/ru/_toc.po``: ``bookbuild edition``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,25 @@ from pybtex.plugin import register_plugin
 from pybtex.richtext import Tag, Text
 from pybtex.style.formatting.plain import Style as Plain
 from pybtex.style.labels import BaseLabelStyle
-from pybtex.style.template import node
+from pybtex.style.template import field, first_of, node, optional
+from sphinxcontrib.bibtex.style.referencing import basic_author_year
+
+#: The words the reference list and the citations use, by configuration value, with the
+#: English edition's (the defaults); bookbuild/catalogs.py's EXTENSION_WORDS names them
+#: for translation.
+WORDS = {"bibliography_no_date": "n.d.", "bibliography_et_al": "et al.",
+         "bibliography_and": "and", "bibliography_last_and": ", and ",
+         "bibliography_edition": "{edition} edition"}
+#: The words of the edition being built (set when its configuration is read).
+_words = dict(WORDS)
+#: An entry's English note or howpublished text -> the edition's.
+_fields: dict[str, str] = {}
+#: The entry fields whose text is prose a reader reads in the edition's language.
+TRANSLATED_FIELDS = ("note", "howpublished")
+
+
+def _word(setting: str) -> str:
+    return _words[setting]
 
 
 def _surname(person) -> str:
@@ -48,18 +71,18 @@ class AuthorYearLabels(BaseLabelStyle):
     def format_label(self, entry) -> str:
         people = entry.persons.get("author") or entry.persons.get("editor") or []
         names = [_surname(p) for p in people]
-        year = entry.fields.get("year", "n.d.")
+        year = entry.fields.get("year", _word("bibliography_no_date"))
         if not names:   # as the text cites an entry with no author: by its title
             title = entry.fields.get("title", entry.key).replace("{", "").replace("}", "")
             return f"{title}, {year}"
         if len(names) >= 3 or "others" in names:
-            return f"{names[0]} et al., {year}"
-        return f"{' and '.join(names)}, {year}"
+            return f"{names[0]} {_word('bibliography_et_al')}, {year}"
+        return f"{(' ' + _word('bibliography_and') + ' ').join(names)}, {year}"
 
 
 def _et_al(original, suffix, *, first_only=False):
     """The ``names`` template node ``original``, writing a trailing "others" as
-    ``suffix`` instead of as one more name ("Patil and others"). In the text
+    ``suffix()`` (the edition's words, when the entry is formatted) instead of as one more name ("Patil and others"). In the text
     (``first_only``) such an entry is cited by its first author alone, "Madaan et al.":
     the original would abbreviate three known names itself and the suffix would repeat."""
 
@@ -71,25 +94,81 @@ def _et_al(original, suffix, *, first_only=False):
             return original.f(children, context, role, **kwargs)
         trimmed = Entry(entry.type, fields=entry.fields,
                         persons={**entry.persons, role: known[:1] if first_only else known})
+        # the known names are not the whole list: no "and" before the last of them
+        if "sep" in kwargs:
+            kwargs = {**kwargs, "sep2": kwargs["sep"], "last_sep": kwargs["sep"]}
         text = original.f(children, {**context, "entry": trimmed}, role, **kwargs)
-        return Text(text, suffix)
+        return Text(text, suffix())
 
     return node(names)
+
+
+@node
+def year(children, data):
+    """The citation's year, or the edition's word for none ("n.d.")."""
+    assert not children
+    return first_of[optional[field("year")], _word("bibliography_no_date")].format_data(
+        data)
 
 
 class BookStyle(Plain):
     default_label_style = "book_author_year"
 
+    def format_names(self, role, as_sentence=True):
+        joined = unsrt.names(role, sep=", ", sep2=f" {_word('bibliography_and')} ",
+                             last_sep=_word("bibliography_last_and"))
+        return unsrt.sentence[joined] if as_sentence else joined
+
+    def format_edition(self, e):
+        return optional[field("edition", apply_func=lambda edition: _word(
+            "bibliography_edition").format(edition=edition.lower()))]
+
+    def format_entry(self, label, entry, bib_data=None):
+        # A note or howpublished text in the edition's language, where it has one.
+        shown = {name: _fields.get(value, value) if name.lower() in TRANSLATED_FIELDS
+                 else value for name, value in entry.fields.items()}
+        if shown != dict(entry.fields):
+            translated = Entry(entry.type, fields=shown, persons=entry.persons)
+            translated.key = entry.key
+            entry = translated
+        return super().format_entry(label, entry, bib_data=bib_data)
+
+
+def _edition_words(app, config) -> None:
+    _words.update({setting: config[setting] for setting in WORDS})
+    _fields.clear()
+    _fields.update(config.bibliography_fields or {})
+
 
 def setup(app):
-    if not getattr(unsrt.names, "_et_al", False):
-        unsrt.names = _et_al(unsrt.names, " et al.")
-        # in the text, as sphinxcontrib-bibtex writes "et al." for three or more authors
-        in_text = Text(" ", Tag("em", "et al."))
-        referencing.names = _et_al(referencing.names, in_text, first_only=True)
-        citing.names = _et_al(citing.names, in_text, first_only=True)
-        unsrt.names._et_al = True
+    for setting, english in WORDS.items():
+        app.add_config_value(setting, english, "env")
+    app.add_config_value("bibliography_fields", {}, "env")
+    app.connect("config-inited", _edition_words)
+    patch()
     register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "book", BookStyle)
     app.config.bibtex_default_style = "book"
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def patch() -> None:
+    """Teach pybtex's and sphinxcontrib-bibtex's templates the book's "et al." and the
+    edition's words (once per process)."""
+    if not getattr(unsrt.names, "_et_al", False):
+        unsrt.names = _et_al(unsrt.names, lambda: " " + _word("bibliography_et_al"))
+        # in the text, as sphinxcontrib-bibtex writes "et al." for three or more authors
+        in_text = lambda: Text(" ", Tag("em", _word("bibliography_et_al")))  # noqa: E731
+        referencing.names = _et_al(referencing.names, in_text, first_only=True)
+        citing.names = _et_al(citing.names, in_text, first_only=True)
+        unsrt.names._et_al = True
+        citing.year = basic_author_year.year = year
+        person_style = referencing.PersonStyle.__post_init__
+
+        def in_the_editions_words(self):
+            person_style(self)
+            self.sep2 = f" {_word('bibliography_and')} "
+            self.last_sep = _word("bibliography_last_and")
+            self.other = Text(" ", Tag("em", _word("bibliography_et_al")))
+
+        referencing.PersonStyle.__post_init__ = in_the_editions_words

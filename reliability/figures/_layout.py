@@ -52,13 +52,16 @@ def wrap(text: str, width: float, *, size="font.size") -> str:
     return "\n".join(lines)
 
 
-def title(ax, text: str, **kwargs) -> None:
+def title(ax, text: str, *, within_axes: bool = False, **kwargs) -> None:
     """Set ``ax``'s title, wrapped to the figure's width (:func:`finish` re-wraps it to
-    the room the axes leaves once the figure is laid out, from the words as given)."""
+    the room the axes leaves once the figure is laid out, from the words as given).
+    ``within_axes``: no wider than the axes itself, for panels side by side, where a
+    title as wide as the figure allows runs over its neighbour's or its own y label."""
     size = kwargs.get("fontsize", "axes.titlesize")
     width = ax.figure.get_figwidth() - 2 * _MARGIN_IN
     ax.set_title(wrap(text, width, size=size), **kwargs)
     ax.title._unwrapped = text
+    ax.title._within_axes = _validate.flag("within_axes", within_axes)
 
 
 def _room(ax) -> float:
@@ -95,7 +98,10 @@ def _fit_text(fig) -> None:
     figure's title to the figure's width."""
     for ax in fig.axes:
         for text in (ax.title, ax.xaxis.label):
-            fitted = wrap(getattr(text, "_unwrapped", text.get_text()), _room(ax),
+            room = _room(ax)
+            if getattr(text, "_within_axes", False):
+                room = max(1.0, min(room, ax.get_position().width * fig.get_figwidth()))
+            fitted = wrap(getattr(text, "_unwrapped", text.get_text()), room,
                           size=text.get_fontsize())
             if fitted != text.get_text():
                 text.set_text(fitted)

@@ -35,13 +35,16 @@ class Medium:
     ``width_in`` and ``height_in``: the figure's size in inches (None: the function's
     own, as it draws for a phone); ``side_by_side``: panels a phone stacks in one
     column are laid out in one row instead; ``legend_columns``: the most columns a
-    legend under the panels may take (None: the function's own)."""
+    legend under the panels may take (None: the function's own); ``shown_px``: the CSS
+    pixels the figure is shown across, what :func:`reliability.notebook.figure_problems`
+    measures it at (None: a phone's column)."""
 
     name: str
     width_in: float | None = None
     height_in: float | None = None
     side_by_side: bool = False
     legend_columns: int | None = None
+    shown_px: float | None = None
 
 
 #: The page medium's width, a slide's: a figure printed over the 182-mm text column
@@ -57,9 +60,9 @@ PAGE_MIN_TEXT_PT = 8.0
 MEDIA = {
     "phone": Medium("phone"),
     "slide": Medium("slide", width_in=9.0, height_in=4.5, side_by_side=True,
-                    legend_columns=3),
+                    legend_columns=3, shown_px=1180.0),
     "page": Medium("page", width_in=PAGE_WIDTH_IN, height_in=5.4, side_by_side=True,
-                   legend_columns=3),
+                   legend_columns=3, shown_px=PAGE_COLUMN_PX),
 }
 
 

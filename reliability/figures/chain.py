@@ -238,7 +238,7 @@ def plot_explorer(error: float, silent: float, longest: int):
     wf = Workflow(steps=1, error=error, silent=min(silent, 1 - error))
     fig, ax = plt.subplots(layout="constrained")
     ax.plot(lengths, wf.success_by_length(lengths))
-    verdict = (_(": half of all chains fail by step {step:.0f}").format(step=horizon(wf.c))
+    verdict = (_(": half of all chains fail by step {step:,.1f}").format(step=horizon(wf.c))
                if 0 < wf.c < 1 else "")
     ax.set(xlabel=_("steps in the chain"), ylabel=_("share of runs that succeed"),
            ylim=(0, 1.02), title=_("Model, p = {p:.3f}{verdict}").format(p=wf.c,

@@ -74,7 +74,7 @@ def _window(without, with_breaker, start, end, width) -> None:
 def plot_outage(without, with_breaker, *, start: float, end: float, width: float = 0.25,
                 medium: str = "phone"):
     """Two stacked-area panels: who answered, per quarter hour, without and with a breaker.
-    The outage window is shaded. Panel titles count what the chapter's table counts: the
+    The outage window is hatched. Panel titles count what the chapter's table counts: the
     day's worker-hours waiting and the calls to the primary while it was down. Stacked
     on a phone, side by side on a slide (``medium``,
     :data:`reliability.figures._media.MEDIA`)."""
@@ -88,17 +88,21 @@ def plot_outage(without, with_breaker, *, start: float, end: float, width: float
         ax.stackplot(edges[:-1], shares, step="post",
                      colors=[group[2] for group in _GROUPS],
                      labels=[_(group[0]) for group in _GROUPS])
-        ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, color="black",
-                   alpha=0.08)
+        # The stacked areas fill the panel, so a tint under or over them hardly shows:
+        # the outage is hatched over them, between two solid edges.
+        ax.axvspan(s.outage_start, s.outage_start + s.outage_hours, facecolor="none",
+                   edgecolor="black", hatch="//", linewidth=0)
+        for edge in (s.outage_start, s.outage_start + s.outage_hours):
+            ax.axvline(edge, color="black", linewidth=1.5)
         ax.set(ylabel=_("share of requests"), ylim=(0, 1), xlim=(start, end - width))
-        set_title(ax, f"{label}: {_outage_label(report)}")
+        set_title(ax, f"{label}: {_outage_label(report)}", within_axes=True)
         percent_axis(ax.yaxis)
         if not np.any((report.time >= 3600.0 * start) & (report.time < 3600.0 * end)):
             ax.text(0.5, 0.5, _("no requests in this window"), transform=ax.transAxes,
                     ha="center", va="center")
     beside = _media.medium(medium).side_by_side   # then each panel has its own hours
     for ax in axes if beside else axes[1:]:
-        ax.set_xlabel(_("hour of the day (shaded: the primary is down)"))
+        ax.set_xlabel(_("hour of the day (hatched: the primary is down)"))
     handles, labels = axes[0].get_legend_handles_labels()
     legend = legend_below(axes[1], handles, labels, ncol=_media.columns(medium, 1))
     fig.suptitle(_("Simulated day (model, illustrative parameters):") + "\n"

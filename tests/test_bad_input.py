@@ -793,7 +793,7 @@ REGISTRY = {
     "reliability.lab.measure.measure": Entry(lambda: measure.measure, dict(
         endpoint=measure.Endpoint("http://x.invalid/v1", "m"), path=_TRIALS, trials=1,
         arms=["baseline"], temperature=0.7, seed=0, max_turns=2, max_tokens=64, timeout=5.0,
-        post=_POST, progress=None), ok={"arms": [None], "post": [None], "progress": [None]}),
+        concurrency=1, post=_POST, progress=None), ok={"arms": [None], "post": [None], "progress": [None]}),
     "reliability.lab.measure.summary": Entry(lambda: measure.summary, dict(
         records=_TRIAL_RECORDS, confidence=0.95)),
     # lab.rig

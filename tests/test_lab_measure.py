@@ -77,6 +77,16 @@ class _Handler(BaseHTTPRequestHandler):
         payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append(payload)
         assert payload["max_tokens"] > 0 and "seed" in payload
+        with self.server.lock:
+            self.server.busy += 1
+            self.server.most = max(self.server.most, self.server.busy)
+        try:
+            self._answer(payload)
+        finally:
+            with self.server.lock:
+                self.server.busy -= 1
+
+    def _answer(self, payload):
         time.sleep(self.delay)
         model = payload["model"]
         if model == "mixed":
@@ -102,6 +112,7 @@ class _Handler(BaseHTTPRequestHandler):
 def endpoint():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.requests = []
+    server.lock, server.busy, server.most = threading.Lock(), 0, 0
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -176,8 +187,9 @@ def test_a_killed_run_resumes_with_each_trial_once(endpoint, tmp_path):
     _Handler.delay = 0.05
     path = tmp_path / "killed.jsonl"
     env = {**os.environ, m.ENV_URL: url, m.ENV_MODEL: "good", "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "reliability.lab.measure", "--trials", "6",
-               "--out", str(path)]
+    arms = ["baseline", "submit_nudge", "validation"]
+    command = [sys.executable, "-m", "reliability.lab.measure", "--trials", "4",
+               "--arms", *arms, "--out", str(path)]
     try:
         run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
@@ -188,20 +200,35 @@ def test_a_killed_run_resumes_with_each_trial_once(endpoint, tmp_path):
         run.send_signal(signal.SIGKILL)
         run.wait()
         before = len(_lines(path))
-        assert 5 <= before < 6 * len(m.ARMS)
+        assert 5 <= before < 4 * len(arms)
         done = subprocess.run(command + ["--language", "ru"], env=env, capture_output=True,
                               text=True, timeout=120)
     finally:
         _Handler.delay = 0.0
     assert done.returncode == 0, done.stderr
     keys = Counter((r["arm"], r["index"]) for r in _lines(path))
-    assert set(keys.values()) == {1} and len(keys) == 6 * len(m.ARMS)
+    assert set(keys.values()) == {1} and len(keys) == 4 * len(arms)
     progress = done.stderr.splitlines()
-    assert progress[0].startswith(f"испытаний готово: {before + 1}/{6 * len(m.ARMS)}, ")
+    assert progress[0].startswith(f"испытаний готово: {before + 1}/{4 * len(arms)}, ")
     assert progress[-1].endswith("осталось около 0 мин")
     out = done.stdout.splitlines()
-    assert out[1] == "база: успешно 6 из 6, 100,0% [61,0%; 100,0%]"
-    assert len(out) >= 1 + len(m.ARMS) + 4  # header, arms, gaps
+    assert out[1] == "база: успешно 4 из 4, 100,0% [51,0%; 100,0%]"
+    assert len(out) == 1 + 3 + 2 + 1  # header, arms, gaps, "cannot be told apart"
+    assert out[-1].startswith("Ни один интервал разрыва не исключает ноль")
+
+
+def test_trials_run_concurrently_and_each_is_written_once(endpoint, tmp_path):
+    server, url = endpoint
+    _Handler.delay = 0.1
+    try:
+        records = m.measure(m.Endpoint(url, "good"), tmp_path / "c.jsonl", trials=4,
+                            arms=["baseline", "submit_nudge"], concurrency=3)
+    finally:
+        _Handler.delay = 0.0
+    assert server.most == 3  # three trials in flight at once, never more
+    assert sorted((r["arm"], r["index"]) for r in _lines(tmp_path / "c.jsonl")) == sorted(
+        (a, i) for a in ("baseline", "submit_nudge") for i in range(4))
+    assert all(r["passed"] for r in records)
 
 
 def test_bad_settings_are_refused_before_any_request(endpoint, tmp_path):

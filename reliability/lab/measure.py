@@ -26,6 +26,7 @@ import argparse
 import contextlib
 import hashlib
 import http.client
+import itertools
 import json
 import os
 import socket
@@ -36,6 +37,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -275,12 +277,14 @@ def _say(stream, line: str) -> None:
 
 def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperature: float = 0.7,
             seed: int = 0, max_turns: int = 6, max_tokens: int = 256, timeout: float = 120.0,
-            post=None, progress=None) -> list[dict]:
+            concurrency: int = 1, post=None, progress=None) -> list[dict]:
     """Run ``trials`` trials of each arm against ``endpoint``, appending each to the JSONL
     file ``path`` as it ends; trials already in the file are not run again. Returns every
     trial record in the file. ``arms`` (labels of :data:`ARMS`, default all; a gap needs
-    its reference arm too). ``post`` replaces the HTTP call (``post(url, payload,
-    headers)``, raising on failure); ``progress`` (a text stream) gets a line a trial."""
+    its reference arm too). ``concurrency`` trials run at once (threads: a server that
+    batches, such as vLLM or llama.cpp's own with slots, answers them together).
+    ``post`` replaces the HTTP call (``post(url, payload, headers)``, raising on
+    failure); ``progress`` (a text stream) gets a line a trial."""
     _validate.instance("endpoint", endpoint, Endpoint)
     path = _path(path)
     trials = _validate.whole("trials", trials, minimum=1, maximum=100_000)
@@ -297,6 +301,7 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
                     max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
                                                maximum=32_768),
                     timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    concurrency = _validate.whole("concurrency", concurrency, minimum=1, maximum=256)
     post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
     if progress is not None and not callable(getattr(progress, "write", None)):
         raise ValueError(f"progress must be a text stream or None, got {progress!r}")
@@ -312,20 +317,38 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
     total = len(todo) + sum(1 for r in records if r["arm"] in labels and r["index"] < trials)
     passed = sum(bool(r["passed"]) for r in records)
     started = time.monotonic()
-    with open(path, "a", encoding="utf-8") as handle:
-        for count, (index, label) in enumerate(todo, 1):
-            record = _trial(ARMS[label], index, endpoint, settings, post)
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-            records.append(record)
-            passed += record["passed"]
-            finished = total - len(todo) + count
-            each = (time.monotonic() - started) / count
-            _say(progress, _("{done:,d}/{total:,d} trials done, {rate} succeeded so far, "
-                             "{each:.1f} s a trial, about {left:,.0f} min left").format(
-                done=finished, total=total, rate=percent(passed / len(records)), each=each,
-                left=each * (len(todo) - count) / 60))
+    pool = ThreadPoolExecutor(concurrency)
+    queue = iter(todo)
+    running = set()
+    count = 0
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            while True:
+                # keep `concurrency` trials in flight; write each the moment it ends
+                for index, label in itertools.islice(queue, concurrency - len(running)):
+                    running.add(pool.submit(_trial, ARMS[label], index, endpoint, settings,
+                                            post))
+                if not running:
+                    break
+                finished_now, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished_now:
+                    record = future.result()
+                    handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                    records.append(record)
+                    passed += record["passed"]
+                    count += 1
+                    each = (time.monotonic() - started) / count
+                    _say(progress, _("{done:,d}/{total:,d} trials done, {rate} succeeded so "
+                                     "far, {each:.1f} s a trial, about {left:,.0f} min "
+                                     "left").format(
+                        done=total - len(todo) + count, total=total,
+                        rate=percent(passed / len(records)), each=each,
+                        left=each * (len(todo) - count) / 60))
+    finally:
+        # on Ctrl-C the trials in flight are abandoned: none of them is in the file
+        pool.shutdown(wait=False, cancel_futures=True)
     return records
 
 
@@ -472,6 +495,8 @@ def _main(argv=None) -> int:
     parser.add_argument("--max-turns", type=int, default=6)
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on a reply")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds a request")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="trials at once, for a server that batches (default 1)")
     parser.add_argument("--language", choices=("en", "ru"), default="en")
     parser.add_argument("--summary-only", action="store_true",
                         help="print the summary of --out, run nothing")
@@ -481,7 +506,7 @@ def _main(argv=None) -> int:
             options = dict(trials=args.trials, arms=args.arms, temperature=args.temperature,
                            seed=args.seed, max_turns=args.max_turns,
                            max_tokens=args.max_tokens, timeout=args.timeout,
-                           progress=sys.stderr)
+                           concurrency=args.concurrency, progress=sys.stderr)
             endpoint = _endpoint_from_environment(os.environ)
             try:
                 if endpoint is not None:

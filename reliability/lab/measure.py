@@ -332,7 +332,9 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
                                             post))
                 if not running:
                     break
-                finished_now, running = wait(running, return_when=FIRST_COMPLETED)
+                # a short wait, so that Ctrl-C is seen at once (an endless one defers it)
+                finished_now, running = wait(running, timeout=0.2,
+                                             return_when=FIRST_COMPLETED)
                 for future in finished_now:
                     record = future.result()
                     handle.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -437,7 +439,7 @@ def _die_with_parent() -> None:
         import ctypes
         import signal
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 #: llama-cpp-python's server, with llama.cpp's extra weight buffers (repacked weights, AMX)

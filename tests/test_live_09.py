@@ -89,7 +89,9 @@ def test_chapter_9_sentence_states_the_package_numbers(explorer, fault, recovery
     assert f"passes {treated.rate:.1%} ({low:.1%} to {high:.1%}; closed form {closed:.1%})" \
         in text
     gap = lab.compare(base, treated)
-    signed = lambda share: numbers.fmt(100 * share, "+.1f")   # with the minus sign, −1.9
+    def signed(share):   # with the minus sign, −1.9
+        return numbers.fmt(100 * share, "+.1f")
+
     assert (f"The gap is {signed(gap.delta)} pp (95% Newcombe interval "
             f"{signed(gap.low)} to {signed(gap.high)}): a {gap.verdict}.") in text
     if recovery:

@@ -38,7 +38,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 

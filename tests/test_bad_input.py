@@ -311,7 +311,9 @@ REGISTRY = {
     # passk
     "reliability.passk.pass_at_k": Entry(lambda: passk.pass_at_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
     "reliability.passk.pass_hat_k": Entry(lambda: passk.pass_hat_k, dict(n=10, c=3, k=2), arrays=('n', 'c', 'k')),
-    "reliability.passk.PassCurves": Entry(lambda: passk.PassCurves, _fields(_CURVES)),
+    "reliability.passk.PassCurves": Entry(lambda: passk.PassCurves, _fields(_CURVES),
+                                           ok={"pass_at_wilson": [None],
+                                               "pass_hat_wilson": [None]}),
     "reliability.passk.PassCurves.table": Entry(lambda: _CURVES.table, {}),
     "reliability.passk.curves": Entry(lambda: passk.curves, dict(
         outcomes=[[1, 0, 1], [0, 0, 1]], confidence=0.9, resamples=10, seed=0)),

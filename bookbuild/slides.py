@@ -267,9 +267,15 @@ def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> No
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from reliability import i18n
+
     nb = nbformat.read(str(path), as_version=4)
     namespace = {"__name__": "__main__"}
-    with redirect_stdout(io.StringIO()):
+    # the chapter's setup() sets the package's language and matplotlib's style for the
+    # rest of the process: both are put back, so a Russian chapter drawn here leaves the
+    # caller (a test, the build) in the language it was in
+    with redirect_stdout(io.StringIO()), matplotlib.rc_context(), \
+            i18n.language(i18n.get_language()):
         for index, cell in enumerate(nb.cells[:max(indices) + 1]):
             if cell.cell_type != "code":
                 continue

@@ -512,3 +512,17 @@ def test_every_key_figure_reads_on_its_slide(language, name):
     found = slides.audit_for_medium(chapter.path, [index], "slide")[index]
     assert not found, (f"{name}'s slide figure ({chapter.path.name}, cell {index}) is "
                        "hard to read:\n" + "\n".join(found))
+
+
+def test_drawing_a_russian_chapter_leaves_the_language_as_it_was():
+    """The deck builder runs a chapter's code in its own process, and a Russian chapter's
+    setup() switches the package to Russian: the language is put back after, so nothing
+    drawn or printed later in the same process (the next test on a worker) turns Russian."""
+    from bookbuild import slides
+    from reliability import i18n
+
+    chapter = slides.Chapter(1, "ru")
+    index, _stored, _alt = chapter.figure(slides.KEYS["chain"].figure)
+    assert i18n.get_language() == "en"
+    slides.draw_for_medium(chapter.path, [index], "phone")
+    assert i18n.get_language() == "en"

@@ -45,7 +45,8 @@ def path(name: str) -> Path:
 
 
 def load(name: str):
-    """Table ``name`` as a pandas DataFrame, one published number per row."""
-    import pandas as pd
+    """Table ``name`` as a pandas DataFrame, one published number per row (pandas comes
+    with the extra ``book``; :func:`path` gives the CSV file without it)."""
+    from ._optional import pandas
 
-    return pd.read_csv(path(name))
+    return pandas("reliability.datasets.load").read_csv(path(name))

@@ -229,7 +229,9 @@ class PassCurves:
 
     def table(self):
         """The curves as a pandas DataFrame indexed by k, rounded to three places."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("PassCurves.table")
 
         return pd.DataFrame({
             "pass@k": self.pass_at, N_("pass@k low"): self.pass_at_low,

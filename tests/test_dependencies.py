@@ -214,3 +214,23 @@ def test_russian_output_without_the_extra_says_what_to_install(tmp_path):
                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert ran.returncode == 1
     assert "pip install 'reliability[book]'" in ran.stderr.strip().splitlines()[-1]
+
+
+def test_a_table_without_pandas_says_what_to_install(tmp_path):
+    """The light install ships the tables as CSV files; reading one into a table, or the
+    pass^k curves' table, says to install the extra rather than naming a missing module."""
+    script = (BLOCK_UNDECLARED.format(blocked=blocked_modules(extras=()))
+              + "from reliability import datasets, passk\n"
+                "print(datasets.path('tau_bench').is_file())\n"
+                "curves = passk.curves([[1, 0, 1], [0, 1, 1]], resamples=10)\n"
+                "for table in (lambda: datasets.load('tau_bench'), curves.table):\n"
+                "    try:\n        table()\n"
+                "    except ModuleNotFoundError as missing:\n        print(missing)\n")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    lines = ran.stdout.strip().splitlines()
+    assert lines[0] == "True", "the CSV files ship with the light install"
+    assert [line.split(" returns")[0] for line in lines[1:]] == [
+        "reliability.datasets.load", "PassCurves.table"]
+    assert all("pip install 'reliability[book]'" in line for line in lines[1:]), lines

@@ -17,6 +17,10 @@ NEEDED_PYTHON := $(subst python-,,$(shell cat binder/runtime.txt))
 python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
 
+# The build's own package, bookbuild, is no package of the project (`pip install .` and
+# Binder leave it and the homework's key out): the development environment imports it
+# from this checkout, named in .venv's bookbuild-checkout.pth, in every process it starts
+# (jupyter-book, kernels, tests). The grader's student kernel starts with -S: no .pth.
 $(STAMP): requirements.txt pyproject.toml
 	@$(MAKE) --no-print-directory python-version
 	rm -rf $(VENV)
@@ -24,6 +28,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "bookbuild-checkout.pth").write_text(str(pathlib.Path.cwd().resolve()) + "\n")'
 	touch $@
 
 venv: $(STAMP)

@@ -17,7 +17,6 @@ bytes and the checkout gets no ``build/`` or ``*.egg-info`` of it.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -33,24 +32,22 @@ ZIP_NAME = "agent-reliability-notebooks.zip"
 ZIP_FOLDER = "agent-reliability-notebooks"
 #: What the wheel is built from (pyproject.toml's packages and package data).
 SOURCES = ("pyproject.toml", "README.md", "reliability", "data")
-#: pyproject.toml's packages that are the build's, installed into the development
-#: environment with the project but never into a student's: the wheel leaves them out.
+#: The build's own package: never a package of the project (pyproject.toml), so never in
+#: the wheel, nor in what ``pip install .`` or Binder's ``.[book]`` installs.
 BUILD_PACKAGES = ("bookbuild",)
 
 
-def student_pyproject(text: str) -> str:
-    """pyproject.toml's ``text`` with the build's packages (:data:`BUILD_PACKAGES`) taken
-    out of ``[tool.setuptools] packages``: what the student's wheel is built from."""
+def student_packages(text: str) -> list[str]:
+    """pyproject.toml's (``text``) packages, checked to hold none of the build's
+    (:data:`BUILD_PACKAGES`): what the wheel and every ``pip install`` of it installs."""
     packages = tomllib.loads(text)["tool"]["setuptools"]["packages"]
-    kept = [name for name in packages if name not in BUILD_PACKAGES]
-    listed = re.compile(r"(?ms)^packages = \[.*?\]")
-    if len(listed.findall(text)) != 1:
-        raise ValueError("pyproject.toml must list its packages once, as `packages = [...]`")
-    student = listed.sub(lambda _: "packages = [" + ", ".join(f'"{name}"' for name in kept)
-                         + "]", text)
-    if tomllib.loads(student)["tool"]["setuptools"]["packages"] != kept:
-        raise ValueError("pyproject.toml's packages could not be rewritten for the wheel")
-    return student
+    build = sorted(set(packages) & set(BUILD_PACKAGES))
+    if build:
+        raise ValueError(f"pyproject.toml's packages must not list the build's {build}: "
+                         "a student's install would carry the homework's key")
+    return packages
+
+
 #: 2026-01-01: the date every file in the wheel and the zip carries.
 EPOCH = "1767225600"
 DATE_TIME = (2026, 1, 1, 0, 0, 0)
@@ -69,9 +66,7 @@ def build_wheel(target: Path) -> Path:
             else:
                 copy.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, copy / name)
-        pyproject = copy / "pyproject.toml"
-        pyproject.write_text(student_pyproject(pyproject.read_text(encoding="utf-8")),
-                             encoding="utf-8")
+        student_packages((copy / "pyproject.toml").read_text(encoding="utf-8"))
         built = subprocess.run(
             [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
              "--no-build-isolation", "--wheel-dir", str(target), str(copy)],

@@ -19,6 +19,7 @@ The environments live in a temporary folder; pip's cache makes the second run fa
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -31,7 +32,8 @@ import pandas as pd
 import pytest
 
 from bookbuild.run import ROOT, chapters, execute, merged_streams
-from bookbuild.wheel import BUILD_PACKAGES, student_pyproject
+from bookbuild.grade import TEACHER_ONLY
+from bookbuild.wheel import BUILD_PACKAGES, student_packages
 
 pytestmark = pytest.mark.xdist_group(name="environments")
 
@@ -59,13 +61,16 @@ def _run(command, **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
-def _checkout_copy(target: Path) -> Path:
+def _checkout_copy(target: Path, leave_out: tuple[str, ...] = ()) -> Path:
     """The files of this checkout that git would hand to a clone (tracked, or new and not
-    ignored), so nothing installed by hand or left in .venv leaks into an emulation."""
+    ignored), so nothing installed by hand or left in .venv leaks into an emulation; less
+    ``leave_out`` (the handout branch leaves out the homework's key)."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"],
                             capture_output=True, cwd=ROOT)
     assert listed.returncode == 0, "the emulations copy the checkout with git ls-files"
     for name in filter(None, listed.stdout.decode().split("\0")):
+        if name in leave_out:
+            continue
         source = ROOT / name
         if source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -186,11 +191,16 @@ def test_the_wheel_lists_every_package_folder():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     folders = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "reliability").rglob("__init__.py")}
-    assert folders | {"reliability.data"} | set(BUILD_PACKAGES) == set(config["packages"])
+    assert folders | {"reliability.data"} == set(config["packages"])
     assert config["package-dir"] == {"reliability.data": "data"}
-    # the build package is installed with the project for development, never in the wheel
-    student = tomllib.loads(student_pyproject((ROOT / "pyproject.toml").read_text()))
-    assert set(student["tool"]["setuptools"]["packages"]) == folders | {"reliability.data"}
+    # the build's package (the homework's key in it) is no package of the project: the
+    # development environment imports it from the checkout (Makefile's .pth file)
+    assert set(student_packages((ROOT / "pyproject.toml").read_text())) == set(
+        config["packages"]) and not set(BUILD_PACKAGES) & set(config["packages"])
+    with pytest.raises(ValueError, match="homework's key"):
+        student_packages('[tool.setuptools]\npackages = ["reliability", "bookbuild"]\n')
+    makefile = (ROOT / "Makefile").read_text()
+    assert "bookbuild-checkout.pth" in makefile, "make's .venv imports bookbuild"
 
 
 _REACHABLE = r"""
@@ -237,9 +247,10 @@ def test_nothing_is_pinned_for_development_that_nothing_uses():
 
 @pytest.fixture(scope="module")
 def binder(tmp_path_factory):
-    """An environment built from binder/ alone, the way repo2docker builds it."""
+    """An environment built from binder/ alone, the way repo2docker builds it, from the
+    handout branch the Binder buttons name (the checkout less the homework's key)."""
     home = tmp_path_factory.mktemp("binder")
-    repo = _checkout_copy(home / "repo")
+    repo = _checkout_copy(home / "repo", leave_out=TEACHER_ONLY)
     python = _venv(home / "env")
     _run([python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
          cwd=repo)
@@ -253,6 +264,29 @@ def test_binder_environment_needs_nothing_it_does_not_pin(binder):
         "pinned in binder/requirements.txt but required by nothing (run `make pins`)"
     frozen = _run([python, "-m", "pip", "freeze", "--exclude", "reliability"]).stdout
     assert set(_pins_from_text(frozen)) <= set(pins), "Binder installed an unpinned package"
+
+
+def test_binder_installs_no_build_code_and_the_key_cannot_be_imported(binder):
+    """What Binder installs (``.[book]``, which is ``pip install .``) holds the package a
+    student needs and nothing of the build; the key imports neither from the notebooks'
+    folder (the kernel's) nor from the repository's root (a console's)."""
+    repo, python, _ = binder
+    # Binder's processes see no PYTHONPATH of this test run's (a checkout on it would
+    # hand them this checkout's bookbuild)
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    files = _run([python, "-m", "pip", "show", "--files", "reliability"], env=bare).stdout
+    listed = [line.strip() for line in files.split("Files:", 1)[1].splitlines()]
+    assert any(name.startswith("reliability/") for name in listed), files[:2000]
+    assert not [name for name in listed if name.startswith("bookbuild")], \
+        "pip install . installed the build's package"
+    for cwd in (repo / "notebooks", repo):
+        tried = subprocess.run([str(python), "-c", "import bookbuild.homework"], cwd=cwd,
+                               capture_output=True, text=True, env=bare)
+        assert tried.returncode != 0 and "ModuleNotFoundError" in tried.stderr, \
+            f"the homework's key imports in Binder from {cwd.name}/: {tried.stderr[-500:]}"
+    found = _run([python, "-c", "import importlib.util as u; print(u.find_spec('bookbuild'))"],
+                 cwd=repo / "notebooks", env=bare).stdout.strip()
+    assert found == "None", f"bookbuild is installed in Binder: {found}"
 
 
 def _pins_from_text(text: str) -> dict[str, str]:
@@ -406,6 +440,11 @@ def test_an_engineer_installs_the_statistics_with_numpy_and_scipy_alone(built_si
     _run([python, "-m", "pip", "install", "--quiet", html / WHEELS / wheel_name()])
     installed = set(_installed(python)) - {"pip", "setuptools"}
     assert installed == {"reliability", "numpy", "scipy"}, installed
+    import zipfile
+
+    with zipfile.ZipFile(html / WHEELS / wheel_name()) as wheel:
+        tops = {name.split("/")[0] for name in wheel.namelist()}
+    assert tops == {"reliability", wheel_name().split("-py3")[0] + ".dist-info"}, tops
     check = ("from reliability import passk, stats\n"
              "print(passk.from_counts([8, 5, 0], trials=8, k=4))\n"
              "print(stats.wilson_interval(61, 100))")

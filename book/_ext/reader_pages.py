@@ -87,17 +87,26 @@ def _language(app) -> str:
     return app.config.language or "en"
 
 
+def _binder_branch() -> str:
+    """The branch Binder builds from: the handout (bookbuild/hub_links.py), the
+    repository less the homework's key, as the hub's links pull it; a Binder image holds
+    the whole branch it was built from, so one built from main would hand out the key."""
+    from bookbuild.hub_links import HANDOUT_BRANCH
+
+    return HANDOUT_BRANCH
+
+
 def _launch_urls(theme_options: dict, path: str) -> dict[str, str]:
     """The Binder and Colab URLs for the repository file ``path`` (as the theme builds
-    them, but for the launch notebook)."""
+    them, but for the launch notebook, and Binder's from the handout branch)."""
     repo_url = theme_options.get("repository_url", "").rstrip("/")
     branch = theme_options.get("repository_branch", "main")
     launch = theme_options.get("launch_buttons", {})
     org_repo = urlparse(repo_url).path.strip("/")
     urls = {}
     if launch.get("binderhub_url"):
-        urls["Binder"] = (f"{launch['binderhub_url'].rstrip('/')}/v2/gh/{org_repo}/{branch}"
-                          f"?urlpath=lab/tree/{path}")
+        urls["Binder"] = (f"{launch['binderhub_url'].rstrip('/')}/v2/gh/{org_repo}/"
+                          f"{_binder_branch()}?urlpath=lab/tree/{path}")
     if launch.get("colab_url"):
         urls["Colab"] = f"{launch['colab_url'].rstrip('/')}/github/{org_repo}/blob/{branch}/{path}"
     return urls
@@ -214,11 +223,17 @@ def launch_buttons_to_notebooks(app, pagename, context):
         return
     _ = _translator(app)
     source, launch = f"{pagename}.ipynb", _launch_notebook(pagename)
+    options = app.config.html_theme_options
+    binder = options.get("launch_buttons", {}).get("binderhub_url", "").rstrip("/")
+    org_repo = urlparse(options.get("repository_url", "").rstrip("/")).path.strip("/")
+    main = f"/v2/gh/{org_repo}/{options.get('repository_branch', 'main')}?"
     for group in context.get("header_buttons", []):
         buttons = group.get("buttons", [])
         if group.get("label") == "launch-buttons":
             for button in buttons:
                 url = button.get("url", "")
+                if binder and url.startswith(binder + main):  # Binder builds the handout
+                    url = url.replace(main, f"/v2/gh/{org_repo}/{_binder_branch()}?", 1)
                 button["url"] = url.replace(source, launch).replace("urlpath=tree/",
                                                                    "urlpath=lab/tree/")
         elif group.get("label") == "download-buttons":

@@ -118,20 +118,35 @@ def pinned_runtime() -> list[str]:
     return [line for line in lines if "==" in line and not line.startswith("#")]
 
 
+#: The first cell folded, code hidden under its title: Colab shows the ``@title`` line as a
+#: form, JupyterLab and Notebook fold the code (a click unfolds it).
+INSTALL_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
+#: How many comment lines open the first cell, its title first: what it installs and why,
+#: all a student needs to read of it.
+INSTALL_HEADER_LINES = 4
+
+
 def install_cell_source(language: str = "en") -> str:
-    """The notebook's first cell: in Colab it installs the package's wheel and what Colab
-    lacks; elsewhere, when the package is missing from the kernel, it stops Run All with
-    one message that says what to run (no traceback, no error three cells later)."""
+    """The notebook's first cell, folded (:data:`INSTALL_METADATA`) under a title and
+    three lines that say what it installs and why: in Colab it installs the package's
+    wheel and what Colab lacks; elsewhere, when the package is missing from the kernel,
+    it stops Run All with one message that says what to run (no traceback, no error
+    three cells later)."""
     _ = translator(language, "launch_notebooks")
+    header = [
+        "#@title " + _("Setup: installs the book's package in Colab (click to see how)"),
+        _("# The book's package, `reliability`, computes the numbers and charts below."),
+        _("# Colab: installed here at the book's versions. Binder, `make lab` and the zip's"),
+        _("# requirements.txt have it. Missing elsewhere: this cell says the line to run."),
+    ]
+    assert len(header) == INSTALL_HEADER_LINES
     return "\n".join([
-        _("# In Colab, install the book's package and what Colab lacks (nothing is "
-          "downgraded)."),
-        _("# Binder and `make lab` have it already; elsewhere this cell says what to run."),
+        *header,
         "import glob, importlib, importlib.util, os, subprocess, sys",
         f'SITE = "{site_url()}{WHEELS}/"',
         f'WHEEL = SITE + "{wheel_name()}"',
-        "# the wheel beside the notebook (the zip of notebooks carries it), else the site's",
-        f'SOURCE = os.environ.get("{SOURCE_VARIABLE}") or next(',
+        f'SOURCE = os.environ.get("{SOURCE_VARIABLE}") or next(  # the zip\'s, else '
+        "the site's",
         '    iter(sorted(glob.glob("./reliability-*.whl"))), WHEEL)',
         f'PACKAGE = f"reliability[{EXTRA}] @ {{SOURCE}}" if "://" in SOURCE '
         f'else f"{{SOURCE}}[{EXTRA}]"',
@@ -384,6 +399,26 @@ def _details(summary: str, body: str) -> str:
     return f"<details>\n<summary>{summary}</summary>\n\n{body.strip()}\n\n</details>"
 
 
+_DETAILS = re.compile(r"<details>\n<summary>(.*?)</summary>\n\n(.*)\n\n</details>", re.S)
+
+
+def one_toggle_per_solution(cells: list) -> list:
+    """``cells`` with each solution in one fold: a solution's prose and its code come
+    from separate cells of the chapter, and two folds under the same title read as two
+    solutions; they are joined, in order, under the one title (metadata of both)."""
+    joined: list = []
+    for cell in cells:
+        this = _DETAILS.fullmatch(cell.source) if cell.cell_type == "markdown" else None
+        last = (_DETAILS.fullmatch(joined[-1].source)
+                if joined and joined[-1].cell_type == "markdown" else None)
+        if this and last and this[1] == last[1]:
+            joined[-1].source = _details(last[1], f"{last[2].strip()}\n\n{this[2].strip()}")
+            joined[-1].metadata.update(cell.metadata)
+        else:
+            joined.append(cell)
+    return joined
+
+
 class Renderer:
     """Turns a chapter's cells into plain notebook cells."""
 
@@ -497,9 +532,81 @@ def solution_cells(nb) -> set[int]:
 
 def launched_code(nb) -> list[int]:
     """The indices of a chapter's code cells that its launch notebook runs, in order:
-    all but the web explorer's and the solutions'."""
-    left_out = web_explorer_cells(nb) | solution_cells(nb)
+    all but the web explorer's, the solutions' and the glue's bookkeeping."""
+    left_out = web_explorer_cells(nb) | solution_cells(nb) | bookkeeping_cells(nb)
     return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i not in left_out]
+
+
+def _touched(tree) -> set[str]:
+    """The names a cell binds or changes in place (``x = ...``, ``x[i] = ...``,
+    ``x.a += ...``, an import, a definition)."""
+    import ast
+    scoped = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+    names, todo = set(), [tree]
+    while todo:  # a comprehension's or a lambda's names are its own, not the cell's
+        node = todo.pop()
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if not isinstance(child, scoped))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(
+                node.ctx, (ast.Store, ast.Del)):
+            base = node
+            while isinstance(base, (ast.Attribute, ast.Subscript)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.add(base.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def bookkeeping_cells(nb) -> set[int]:
+    """The indices of the chapter's hidden cells (``remove-cell``) that only give the
+    book's prose its numbers and sentences (glue, chosen or checked claims): nothing a
+    later cell runs or a folded solution shows reads what they define. A launch
+    notebook has its numbers filled in already, so it leaves them out; a hidden cell a
+    later cell needs stays."""
+    import ast
+    web, solutions = web_explorer_cells(nb), solution_cells(nb)
+    dropped, read_later = set(), set()
+    for index in reversed(range(len(nb.cells))):
+        cell = nb.cells[index]
+        if cell.cell_type != "code" or index in web:
+            continue
+        tree = ast.parse(cell.source)
+        if (index not in solutions and "remove-cell" in cell.metadata.get("tags", [])
+                and not _touched(tree) & read_later):
+            dropped.add(index)
+            continue
+        read_later |= _free_reads(tree)
+    return dropped
+
+
+def _free_reads(tree) -> set[str]:
+    """The names a cell reads from the cells before it: less those only a comprehension
+    or lambda of its own binds (``[v for v in x]`` reads ``x``, not ``v``) and those it
+    binds on a line before it first reads them (``r = R()`` then ``r.a``)."""
+    import ast
+    scoped = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+    local = set()
+    for node in ast.walk(tree):
+        if isinstance(node, scoped):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                    local.add(inner.id)
+                elif isinstance(inner, ast.arg):
+                    local.add(inner.arg)
+    first_read, first_bound = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            seen = first_read if isinstance(node.ctx, ast.Load) else first_bound
+            seen[node.id] = min(seen.get(node.id, node.lineno), node.lineno)
+    bound_first = {name for name, line in first_bound.items()
+                   if line < first_read.get(name, line + 1)}
+    return set(first_read) - (local - _touched(tree)) - bound_first
 
 
 # --- the web page's explorer stays on the web page ---------------------------------------
@@ -636,15 +743,17 @@ def launch_notebook(path: Path, bibliography: Bibliography | None = None,
     chapter = Chapter(path, glued_values(nb), bibliography or Bibliography.load(),
                       language=language)
     renderer = Renderer(chapter)
-    cells = [nbformat.v4.new_code_cell(install_cell_source(language))]
-    web_only = web_explorer_cells(nb)
+    cells = [nbformat.v4.new_code_cell(install_cell_source(language),
+                                       metadata=dict(INSTALL_METADATA))]
+    left_out = web_explorer_cells(nb) | bookkeeping_cells(nb)
     for index, cell in enumerate(nb.cells):
-        if index in web_only:
+        if index in left_out:
             continue
         if cell.cell_type == "markdown":
             cells.extend(with_checks(renderer.markdown(cell.source), cell.source, chapter))
         elif cell.cell_type == "code":
             cells.append(renderer.code(cell))
+    cells = one_toggle_per_solution(cells)
     if chapter.cited:
         lines = "\n".join(f"* {chapter.bibliography.reference(key, language)}"
                           for key in chapter.cited)
@@ -749,8 +858,9 @@ def render_all(target: Path = NOTEBOOKS, language: str = "en") -> list[Path]:
     # The homework set's student notebook (bookbuild/homework.py; its key is the
     # teacher's), opened by the same install cell
     student = target / homework.NAME
-    student.write_text(nbformat.writes(homework.notebook(
-        language, first_cell=install_cell_source(language))) + "\n")
+    sheet = homework.notebook(language, first_cell=install_cell_source(language))
+    sheet.cells[0].metadata.update(INSTALL_METADATA)  # folded, as in every launch notebook
+    student.write_text(nbformat.writes(sheet) + "\n")
     written.append(student)
     for name, make in COMPANIONS.items():
         (target / name).write_text(make(language))

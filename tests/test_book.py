@@ -84,6 +84,24 @@ def test_the_site_serves_the_launch_notebooks_and_their_zip(built_book):
     assert 'href="../agent-reliability-notebooks.zip"' in intro, "the landing page links it"
 
 
+def test_binder_launches_the_handout_branch_in_both_editions(built_book):
+    """Every Binder link (the header's button and the "Run this chapter" note) builds the
+    handout branch, which holds no homework key; Colab may read main (it takes one
+    notebook, not the repository)."""
+    import re
+
+    from bookbuild.hub_links import HANDOUT_BRANCH
+
+    _, html = built_book
+    for edition in (html, html / "ru"):
+        for path in chapters():
+            page = (edition / "chapters" / f"{path.stem}.html").read_text()
+            binder = re.findall(r'https://mybinder\.org/v2/gh/[^"\s<]+', page)
+            assert len(binder) >= 2, (edition.name, path.name, binder)
+            assert all(f"/{HANDOUT_BRANCH}?urlpath=lab/tree/" in url for url in binder), \
+                (path.name, binder)
+
+
 def test_exercises_are_numbered_within_each_chapter(built_book):
     """Chapter 4 opens on Exercise 1, not on the book's tenth, and each solution names its
     own exercise's number."""

@@ -69,8 +69,21 @@ def test_markdown_holds_no_myst_markup(path):
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_first_cell_installs_only_in_colab(path):
     first = _launch(path)["cells"][0]
-    assert first["cell_type"] == "code" and len(first["source"]) <= 21, "one short cell"
+    assert first["cell_type"] == "code" and len(first["source"]) <= 23, "one cell"
     assert max(len(line) for line in _source(first).splitlines()) <= 88
+    # folded: Colab shows its title as a form, JupyterLab folds the code; what a student
+    # reads is the title and three lines on what it installs and why, in the edition's
+    # language, before any code
+    assert first["metadata"]["cellView"] == "form"
+    assert first["metadata"]["jupyter"]["source_hidden"] is True
+    lines = _source(first).splitlines()
+    header = launch_notebooks.INSTALL_HEADER_LINES
+    assert lines[0].startswith("#@title ") and all(
+        line.startswith("# ") for line in lines[1:header])
+    assert not lines[header].startswith("#"), "the code starts after the header"
+    words = " ".join(lines[:header])
+    assert "`reliability`" in words and "Colab" in words and "Binder" in words
+    assert bool(re.search("[а-яё]{4}", words)) == (_language(path) == "ru"), words
     tree = ast.parse(_source(first))
     guards = [node for node in tree.body if isinstance(node, ast.If)]
     assert len(guards) == 1 and ast.unparse(guards[0].test) == "'google.colab' in sys.modules"
@@ -247,13 +260,62 @@ def test_the_code_is_the_chapters_code(path):
               if c["metadata"].get(launch_notebooks.SOLUTION_TAG)]
     solutions = launch_notebooks.solution_cells(chapter)
     assert code == [chapter.cells[i].source for i in launch_notebooks.launched_code(chapter)]
+    bookkeeping = launch_notebooks.bookkeeping_cells(chapter)
     assert code == [c.source for i, c in enumerate(chapter.cells) if c.cell_type == "code"
-                    and i not in web_only and i not in solutions]
-    assert len(folded) == len(solutions)
-    for text, index in zip(folded, sorted(solutions)):
+                    and i not in web_only and i not in solutions and i not in bookkeeping]
+    assert len(folded) <= len(solutions)
+    for text in folded:
         assert text.startswith("<details>") and text.rstrip().endswith("</details>")
-        assert f"```python\n{chapter.cells[index].source.rstrip()}\n```" in text
+    shown = "\n".join(folded)
+    at = 0
+    for index in sorted(solutions):   # every solution's code, folded, in order
+        block = f"```python\n{chapter.cells[index].source.rstrip()}\n```"
+        assert block in shown[at:], f"cell {index}'s code is not folded in order"
+        at = shown.index(block, at) + len(block)
     assert all(not c.get("outputs") for c in launched if c["cell_type"] == "code")
+
+
+@pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
+def test_no_hidden_bookkeeping_cell_in_a_launch_notebook(path):
+    """A cell the book hides (``remove-cell``) is in a launch notebook only when a later
+    cell there (or a folded solution) reads a name it binds: the prose's numbers are
+    filled in already, so the glue and claim cells that only feed them are left out."""
+    import ast
+
+    chapter = nbformat_read(path)
+    launched = launch_notebooks.launched_code(chapter)
+    later = launched + sorted(launch_notebooks.solution_cells(chapter))
+    hidden = [i for i in launched if "remove-cell" in chapter.cells[i].metadata.get(
+        "tags", [])]
+    for index in hidden:
+        binds = launch_notebooks._touched(ast.parse(chapter.cells[index].source))
+        readers = [j for j in later if j > index and binds & launch_notebooks._free_reads(
+            ast.parse(chapter.cells[j].source))]
+        assert readers, f"hidden cell {index} of {path.name} feeds only the prose"
+    dropped = launch_notebooks.bookkeeping_cells(chapter)
+    assert dropped, f"{path.name}: its glue cells are in the launch notebook"
+    sources = [_source(c) for c in _launch(path)["cells"] if c["cell_type"] == "code"]
+    for index in dropped:
+        assert chapter.cells[index].source not in sources
+
+
+def test_a_hidden_cell_a_later_cell_needs_stays():
+    """Glue-only hidden cells go; a hidden cell that defines what a later cell reads
+    stays; a comprehension's own variable, or a name the later cell binds before it
+    reads it, is not a read."""
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    hidden = {"tags": ["remove-cell"]}
+    nb = new_notebook(cells=[
+        new_code_cell("x = 2"),
+        new_code_cell("glue_values(a=x)", metadata=hidden),
+        new_code_cell("y = 3\nglue_values(b=y)", metadata=hidden),
+        new_code_cell("v = 1", metadata=hidden),
+        new_code_cell("z = 4", metadata=hidden),
+        new_code_cell("print([v for v in range(y)])\nz = 5\nprint(z)"),
+    ])
+    assert launch_notebooks.bookkeeping_cells(nb) == {1, 3, 4}
+    assert launch_notebooks.launched_code(nb) == [0, 2, 5]
 
 
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
@@ -284,7 +346,9 @@ def test_exercises_are_numbered_and_solutions_folded(path):
     assert re.findall(exercise, markdown) == [str(n) for n in range(1, exercises + 1)]
     solutions = len(re.findall(r"^[`:]{3,}\{solution(?:-start)?\}", chapter, re.M))
     solution = re.escape(_("Solution to exercise {number}")).replace(r"\{number\}", r"\d+")
-    assert len(set(re.findall(f"<summary>({solution})</summary>", markdown))) == solutions
+    titles = re.findall(f"<summary>({solution})</summary>", markdown)
+    # one fold a solution, under one title: its prose, code and printed output inside
+    assert len(titles) == len(set(titles)) == solutions, titles
     assert markdown.count("<details>") == markdown.count("</details>")
 
 

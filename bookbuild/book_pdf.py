@@ -113,10 +113,27 @@ _READY_JS = """async () => {
             });
         }
         if (!lines[lines.length - 1].childNodes.length) { lines.pop(); }
+        // The glue's bookkeeping (a glue_values(...) or glue(...) statement: it hands the
+        // prose its numbers, which paper prints in the prose) is left off paper; a cell
+        // of nothing else is left off whole.
+        let depth = 0, glued = 0;
+        for (const line of lines) {
+            const text = line.textContent;
+            if (depth === 0 && !/^\\s*glue(?:_values)?\\(/.test(text)) { continue; }
+            for (const c of text.replace(/(["'])(?:\\\\.|(?!\\1).)*\\1|#.*$/g, "")) {
+                depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+            }
+            depth = Math.max(depth, 0);
+            line.dataset.glue = "1"; glued += 1;
+        }
+        if (glued && glued === lines.filter(l => l.textContent.trim()).length) {
+            const cell = pre.closest("div.cell");
+            if (cell) { cell.classList.add("print-glue"); }
+        }
         pre.replaceChildren(...lines.map(line => {
             // the rest of a wrapped line four characters in from where the line starts
             const hang = /^ */.exec(line.textContent)[0].length + 4;
-            line.className = "print-line";
+            line.className = line.dataset.glue ? "print-line print-glue" : "print-line";
             line.style.paddingLeft = `${hang}ch`;
             line.style.textIndent = `-${hang}ch`;
             return line;
@@ -358,6 +375,7 @@ def print_pages(context, base: str, html: Path, pages: list[str],
             sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
                      f"{ready['maths']} formulas")
         wider = wider_than_sheet(tab)
+        tab.evaluate(_WHOLE_WORDS_JS)
         if wider > 1:
             too_wide.append(f"{page} is {wider}px wider than the sheet")
         tab.evaluate(_LONG_BLOCKS_JS, LONG_BLOCK * BODY_HEIGHT_PX)
@@ -369,6 +387,29 @@ def print_pages(context, base: str, html: Path, pages: list[str],
         sys.exit("book_pdf: " + "; ".join(too_wide)
                  + " (book/_static/print.css must let it wrap or shrink)")
     return printed
+
+
+# A table whose cells fit the sheet with their words whole keeps them whole (class
+# print-whole-words, print.css): print.css lets a cell's words wrap anywhere so that a
+# table of long Russian headers fits, which let a narrow column of a table that fitted
+# anyway print "min" as "mi" over "n". Each table is tried whole-worded, laid out for
+# paper at the sheet's width, and keeps it only if the page is no wider for it.
+_WHOLE_WORDS_JS = """() => {
+    const root = document.documentElement;
+    const wider = () => Math.max(0, root.scrollWidth - root.clientWidth);
+    let kept = 0;
+    for (const table of Array.from(document.querySelectorAll("table"))) {
+        const before = wider();
+        const box = table.parentElement.getBoundingClientRect();
+        table.classList.add("print-whole-words");
+        if (wider() > before || table.getBoundingClientRect().right > box.right + 1) {
+            table.classList.remove("print-whole-words");
+        } else {
+            kept += 1;
+        }
+    }
+    return kept;
+}"""
 
 
 def wider_than_sheet(tab) -> int:

@@ -24,6 +24,7 @@ from bookbuild.book_pdf import PDF_NAME, printed_pages
 from bookbuild.run import ROOT, sphinx_extension
 
 WEB_ONLY_WORDS = sphinx_extension("print_words").WEB_ONLY_WORDS
+NOWHERE_ON_PAPER = sphinx_extension("print_words").NOWHERE_ON_PAPER
 
 pytestmark = pytest.mark.xdist_group(name="pdf")
 
@@ -269,6 +270,46 @@ def test_no_web_only_words(text, sections, pages, chapter_pages, edition):
             assert found == [], f"{page}, page {sheet + 1}: {found}"
 
 
+def test_no_page_prints_the_launch_button_sliders_or_bookkeeping(text, edition):
+    """No page of the PDF, reference pages included, speaks of the web book's rocket
+    button or an explorer's sliders (book/_ext/print_words.py gives paper other words),
+    or prints an explorer's ipywidgets code or a glue statement (print.css and
+    bookbuild/book_pdf.py leave them off paper)."""
+    found = {}
+    for sheet, words in enumerate(text):
+        lower = words.lower()
+        hits = [w for w in NOWHERE_ON_PAPER[edition] if w in lower]
+        if hits:
+            found[sheet + 1] = hits
+    assert found == {}, f"sheets and what they print: {found}"
+
+
+#: The lesson plans' table (book/teaching.md): its narrow columns' header words, and a
+#: word of its wide column on the same line.
+PLAN_HEADERS = {"en": (["min", "lesson"], "what to do", "where"),
+                "ru": (["мин", "урок"], "что делать", "где")}
+
+
+def test_table_header_words_print_whole(book, edition):
+    """A table that fits the sheet with its words whole prints them whole: the lesson
+    plans' "min" and "lesson" columns printed "mi"/"n" and "le"/"ss"/"on" (print.css let
+    every cell wrap anywhere); read with pdftotext's layout, as a reader sees it."""
+    import shutil
+    import subprocess
+
+    tool = shutil.which("pdftotext")
+    assert tool, "pdftotext (poppler-utils) reads the PDF's layout: apt-get install " \
+                 "poppler-utils"
+    laid_out = subprocess.run([tool, "-layout", str(book / PDF_NAME), "-"],
+                              capture_output=True, text=True, check=True).stdout
+    narrow, wide, last = PLAN_HEADERS[edition]
+    lines = [line.split() for line in laid_out.splitlines()
+             if wide in line and line.split()[-1] == last]
+    assert lines, f"no line of the PDF holds the lesson plans' header {wide!r}"
+    for words in lines:
+        assert words[:len(narrow)] == narrow, f"header printed as {' '.join(words)!r}"
+
+
 def test_no_page_opens_with_the_web_pages_own_contents(text, sections, edition):
     """The theme prints each page's list of its sections under a "Contents" heading:
     web navigation, which the book's printed contents already give. A page on paper
@@ -439,6 +480,87 @@ def test_print_css_keeps_a_table_of_long_headers_within_the_sheet(tmp_path,
         tab.goto(f"{base}/page.html", wait_until="load")
         wider = wider_than_sheet(tab)
     assert (wider <= 1) == with_print_css, f"{wider}px wider than the sheet"
+
+
+def _print_page(tmp_path, body: str) -> Path:
+    static = ROOT / "book" / "_static"
+    (tmp_path / "_static").mkdir(exist_ok=True)
+    for name in ("print.css", "figures.css"):
+        (tmp_path / "_static" / name).write_text((static / name).read_text())
+    (tmp_path / "page.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<link rel="stylesheet" href="_static/print.css">'
+        '<link rel="stylesheet" href="_static/figures.css"></head>'
+        f'<body><article class="bd-article">{body}</article></body></html>')
+    return tmp_path / "page.html"
+
+
+_BROKEN_WORDS_JS = """() => Array.from(document.querySelectorAll("th")).flatMap(th => {
+    const text = th.firstChild;
+    const broken = [];
+    for (const found of th.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, found.index);
+        range.setEnd(text, found.index + found[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+        if (tops.size > 1) { broken.push(found[0]); }
+    }
+    return broken;
+})"""
+
+
+@pytest.mark.parametrize("tried", [True, False])
+def test_a_table_that_fits_keeps_its_header_words_whole(tmp_path, tried):
+    """The lesson plans' table fits the sheet with its words whole, so the PDF stage
+    keeps them whole (print-whole-words); untried, print.css's wrap-anywhere breaks
+    "lesson" in its narrow column (the measure can fail)."""
+    pytest.importorskip("playwright.sync_api")
+    from bookbuild.book_pdf import _WHOLE_WORDS_JS, browser, wider_than_sheet
+
+    long = "The green dashboard and the complaints: availability and quality " * 3
+    rows = "".join(f"<tr><td>{n}</td><td>{n % 9}</td><td>{long}</td><td>cell {n}; "
+                   "section The horizon</td></tr>" for n in range(5, 20, 5))
+    _print_page(tmp_path, '<div class="table-wrapper"><table><thead><tr><th>min</th>'
+                "<th>lesson</th><th>what to do</th><th>where</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table></div>")
+    with browser(tmp_path) as (context, base):
+        tab = context.new_page()
+        tab.goto(f"{base}/page.html", wait_until="load")
+        assert wider_than_sheet(tab) <= 1
+        if tried:
+            assert tab.evaluate(_WHOLE_WORDS_JS) == 1
+        broken = tab.evaluate(_BROKEN_WORDS_JS)
+        assert wider_than_sheet(tab) <= 1
+    assert (broken == []) == tried, f"header words printed broken: {broken}"
+
+
+def test_glue_statements_and_widget_cells_are_left_off_paper(tmp_path):
+    """A code cell's glue_values(...) statement, over several lines, prints no line; a
+    cell of nothing else and an explorer's widget cell (remove-output) print nothing;
+    the code around them prints."""
+    pytest.importorskip("playwright.sync_api")
+    from bookbuild.book_pdf import _READY_JS, browser
+
+    def cell(code: str, tags: str = "") -> str:
+        return (f'<div class="cell docutils container{tags}"><div class="cell_input">'
+                f'<div class="highlight"><pre>{code}</pre></div></div></div>')
+
+    _print_page(tmp_path, "".join([
+        cell("x = 1\nglue_values(a=x,\n            b=f(\"(\"))\nprint(x)"),
+        cell("glue_values(only=1)"),
+        cell("interact(explore, n=IntSlider())", " tag_remove-output"),
+        "<p>An explorer's cells follow.</p>",
+        cell("from ipywidgets import interact", " tag_remove-output")]))
+    with browser(tmp_path) as (context, base):
+        tab = context.new_page()
+        tab.goto(f"{base}/page.html", wait_until="load")
+        tab.evaluate(_READY_JS)
+        tab.emulate_media(media="print")
+        shown = tab.evaluate("() => document.querySelector('article').innerText")
+    assert "x = 1" in shown and "print(x)" in shown
+    for gone in ("glue_values", "b=f", "only=1", "interact", "ipywidgets",
+                 "An explorer's cells follow"):
+        assert gone not in shown, f"{gone!r} prints: {shown!r}"
 
 
 @pytest.mark.parametrize("marked", [True, False])

@@ -67,6 +67,19 @@ WEB_SENTENCES: dict[str, list[WebSentence]] = {
         # the "Run this chapter" note that says it).
         WebSentence(r"\s*On\s+the\s+static\s+page\s[^.]*?\s+the\s+rocket\s+button"
                     r"\s+at\s+the\s+top\s+of\s+the\s+page\.", None, ""),
+        # Where an explorer's sliders start: paper prints the chart there.
+        WebSentence(r"The\s+sliders\s+start\s+at", "The chart stands at", None),
+        WebSentence(r"where\s+the\s+sliders\s+start", "at the setting printed here", None),
+        WebSentence(r"\bthe\s+sliders\s+start\s+at", "the chart stands at", None),
+        # The landing page's and the teacher's pages' rocket button (the web book's
+        # launch button, which paper has not): the web book's chapter, opened there.
+        WebSentence(r"the\s+rocket\s+button\s+at\s+the\s+top\s+of\s+each\s+chapter\s+"
+                    r"opens\s+it", "each chapter of the web book opens", None),
+        WebSentence(r"the\s+rocket\s+button\s+at\s+the\s+top\s+of\s+a\s+chapter,\s+then"
+                    r"(?=\s)", "a chapter of the web book, opened in", None),
+        WebSentence(r"the\s+rocket\s+button,\s+then(?=\s)",
+                    "a chapter of the web book, opened in", None),
+        WebSentence(r"\s*\(the\s+rocket\s+button\)", "", None),
     ],
     "ru": [
         WebSentence(r"(?:(?<=^)|(?<=\n)|(?<=[.!?]\s))(?P<lead>[^.!?]*?)\s+прямо\s+на\s+"
@@ -84,6 +97,19 @@ WEB_SENTENCES: dict[str, list[WebSentence]] = {
                     None),
         WebSentence(r"\s*На\s+статич(?:еской|ной)\s+странице\s[^.]*?\s+кнопкой\s+с\s+"
                     r"ракетой\s+вверху\s+страницы\.", None, ""),
+        WebSentence(r"Два\s+ползунка", "Два элемента управления", None),
+        WebSentence(r"Ползунки\s+стоят\s+на", "График стоит на", None),
+        WebSentence(r"Ползунки\s+задают", "Элементы управления задают", None),
+        WebSentence(r"там,\s+где\s+начинают\s+ползунки", "при напечатанной настройке",
+                    None),
+        WebSentence(r"ползунки\s+начинают\s+с", "график начинается с", None),
+        WebSentence(r"кнопка\s+с\s+ракетой\s+вверху\s+каждой\s+главы\s+открывает\s+её",
+                    "каждая глава веб-версии открывается", None),
+        WebSentence(r"кнопка\s+с\s+ракетой\s+вверху\s+главы,\s+затем(?=\s)",
+                    "глава веб-версии, открытая в", None),
+        WebSentence(r"кнопка\s+с\s+ракетой,\s+затем(?=\s)", "глава веб-версии, открытая в",
+                    None),
+        WebSentence(r"\s*\(кнопка\s+с\s+ракетой\)", "", None),
     ],
 }
 
@@ -99,12 +125,21 @@ WEB_ONLY_WORDS: dict[str, list[str]] = {
     "en": ["move the sliders", "on this page", "with no kernel", "press play",
            "drag the slider", "page's address", "its address keeps",
            "opens on the first", "show code cell", "hide code cell", "static page",
-           "rocket button", "click", "scroll", "hover"],
+           "rocket button", "click", "scroll", "hover", "slider"],
     "ru": ["двигайте ползунки", "на этой странице", "прямо на странице", "без ядра",
            "нажмите", "потяните", "адрес страницы", "адрес хранит",
            "открывается на первом",
            "показать код ячейки", "скрыть код ячейки", "статической странице",
-           "статичной странице", "кнопкой с ракетой", "прокрут", "щёлкн", "кликн"],
+           "статичной странице", "кнопкой с ракетой", "прокрут", "щёлкн", "кликн",
+           "ползун"],
+}
+
+#: What no page of the PDF prints, reference pages included (lower case): the web
+#: book's launch (rocket) button, an explorer's sliders and its ipywidgets code, and the
+#: glue's bookkeeping (bookbuild/book_pdf.py leaves it off paper).
+NOWHERE_ON_PAPER: dict[str, list[str]] = {
+    "en": ["rocket", "slider", "interact(", "glue_values(", "glue("],
+    "ru": ["ракет", "ползун", "slider", "interact(", "glue_values(", "glue("],
 }
 
 

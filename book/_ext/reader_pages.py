@@ -723,14 +723,19 @@ def accessible_names(app, exception):
 
 
 def print_words(app, doctree, docname):
-    """Each web-only sentence of a chapter (``book/_ext/print_words.py``) in a span that
-    paper hides, with the words paper prints instead in a span the screen hides."""
-    if app.builder.format != "html" or not docname.startswith(CHAPTER_PREFIX):
+    """Each web-only sentence of a page (``book/_ext/print_words.py``: a chapter's
+    explorer and animation, the landing and teacher's pages' launch button) in a span
+    that paper hides, with the words paper prints instead in a span the screen hides; a
+    glued sentence (an inline of plain text) too."""
+    if app.builder.format != "html":
         return
     from print_words import split
 
     language = _language(app)
-    for paragraph in list(doctree.findall(nodes.paragraph)):
+    glued = [inline for inline in doctree.findall(nodes.inline)
+             if not {"web-only", "print-only"} & set(inline.get("classes", []))
+             and len(inline.children) == 1 and isinstance(inline[0], nodes.Text)]
+    for paragraph in list(doctree.findall(nodes.paragraph)) + glued:
         # MyST gives each line (soft break) a Text node of its own: a sentence is
         # matched in the run of plain text it belongs to.
         children: list[nodes.Node] = []

@@ -241,6 +241,24 @@ def test_every_link_to_a_section_lands_on_it_in_both_editions(built_book):
     assert not missing, missing[:20]
 
 
+def test_each_solution_is_one_toggle_in_both_editions(built_book):
+    """An exercise's solution is one dropdown under one title, its prose, code and
+    output inside (the launch notebooks fold it once too: test_launch_notebooks)."""
+    import re
+
+    _, html = built_book
+    for edition in (html, html / "ru"):
+        for path in chapters():
+            page = (edition / "chapters" / f"{path.stem}.html").read_text()
+            toggles = re.findall(r'<div class="solution dropdown admonition" id="([^"]+)"',
+                                 page)
+            titles = re.findall(r'<div class="solution dropdown admonition" id="[^"]+">\s*'
+                                r'<p class="admonition-title">[^<]*<a [^>]*href="#([^"]+)"',
+                                page)
+            assert toggles and len(toggles) == len(titles) == len(set(titles)), \
+                (edition.name, path.name, toggles, titles)
+
+
 def test_russian_solutions_are_titled_in_russian(built_book):
     """«Решение к упражнению 2», not sphinx-exercise's «Решение к Упражнение 2»."""
     import re

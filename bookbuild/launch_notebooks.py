@@ -11,8 +11,11 @@ linked text with a reference list, exercises as plain Markdown with a cell that 
 the student's answer (``reliability.checks``), and every solution, its code and printed
 output included, folded in ``<details>``, so Run All shows no answer. The web page's
 live explorer (an HTML chart that needs no kernel) stays on the web page: the notebook's
-explorer is the chapter's ``ipywidgets`` cell. Each opens with one short cell that, in Colab only, installs the
-package (and what Colab lacks) from the repository named in ``_config.yml``.
+explorer is the chapter's ``ipywidgets`` cell. The hidden cells that only feed the
+page's prose (glue, chosen or checked claims) are left out (:func:`bookkeeping_cells`),
+and each solution is one fold. Each opens with one folded cell that, in Colab only,
+installs the package's wheel (and what Colab lacks), under a title and three lines that
+say what it installs and why.
 
 They are generated, never edited by hand; ``tests/test_launch_notebooks.py`` fails when
 one is out of date with its chapter. Reads ``chapters/`` and ``ru/chapters/`` (their

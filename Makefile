@@ -18,9 +18,10 @@ python-version:
 	@$(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(0 if v == "$(NEEDED_PYTHON)" else "make: $(PYTHON) is Python " + v + "; this book pins its environments for Python $(NEEDED_PYTHON) (binder/runtime.txt). Install it and run: make $(MAKECMDGOALS) PYTHON=python$(NEEDED_PYTHON)")'
 
 # The build's own package, bookbuild, is no package of the project (`pip install .` and
-# Binder leave it and the homework's key out): the development environment imports it
-# from this checkout, named in .venv's bookbuild-checkout.pth, in every process it starts
-# (jupyter-book, kernels, tests). The grader's student kernel starts with -S: no .pth.
+# Binder leave it and the homework's key out): scripts/install_bookbuild.py gives .venv a
+# finder for it in this checkout (bookbuild-checkout.pth), so every process the
+# environment starts (jupyter-book, kernels, tests) imports it. The grader's student
+# kernel starts with -S and never reads it.
 $(STAMP): requirements.txt pyproject.toml
 	@$(MAKE) --no-print-directory python-version
 	rm -rf $(VENV)
@@ -28,7 +29,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
-	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "bookbuild-checkout.pth").write_text(str(pathlib.Path.cwd().resolve()) + "\n")'
+	$(BIN)/python scripts/install_bookbuild.py >/dev/null
 	touch $@
 
 venv: $(STAMP)

@@ -199,8 +199,31 @@ def test_the_wheel_lists_every_package_folder():
         config["packages"]) and not set(BUILD_PACKAGES) & set(config["packages"])
     with pytest.raises(ValueError, match="homework's key"):
         student_packages('[tool.setuptools]\npackages = ["reliability", "bookbuild"]\n')
-    makefile = (ROOT / "Makefile").read_text()
-    assert "bookbuild-checkout.pth" in makefile, "make's .venv imports bookbuild"
+    assert "scripts/install_bookbuild.py" in (ROOT / "Makefile").read_text(), \
+        "make's .venv imports bookbuild"
+
+
+def test_the_development_finder_finds_bookbuild_alone(tmp_path):
+    """scripts/install_bookbuild.py's .pth line, run as Python runs it at start, makes
+    this checkout's bookbuild importable from anywhere, and nothing else of the
+    checkout; a Python started with -S (the grader's student kernel) never runs it.
+    (Run with -S and the .pth's folder added by hand, so this environment's own install
+    is not what is found.)"""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "install_bookbuild", ROOT / "scripts" / "install_bookbuild.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / script.NAME).write_text(script.pth_line(ROOT))
+    probe = ("import site, sys, importlib.util as u\n"
+             f"site.addsitedir({str(tmp_path / 'site')!r})\n"
+             "print(u.find_spec('bookbuild').origin, u.find_spec('tests'))")
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    found = _run([sys.executable, "-I", "-S", "-c", probe], cwd=tmp_path,
+                 env=bare).stdout.split()
+    assert found == [str(ROOT / "bookbuild" / "__init__.py"), "None"], found
 
 
 _REACHABLE = r"""

@@ -44,7 +44,12 @@ def test_launch_notebooks_show_the_numbers_the_page_shows(built_book):
     bibliography = launch_notebooks.Bibliography.load()
     for path in chapters():
         page = (html / "chapters" / f"{path.stem}.html").read_text()
-        shown = re.findall(r'<span class="pasted-text">(.*?)</span>', page)
+        # a glued sentence about the web page holds its print words beside it
+        # (book/_ext/print_words.py): the screen shows the web words
+        shown = [re.sub(r'<span class="print-only">.*?</span>|<span class="web-only">|'
+                        r"</span>", "", text) for text in re.findall(
+            r'<span class="pasted-text">((?:<span class="(?:web|print)-only">[^<]*</span>'
+            r"|<(?!/?span\b)[^>]*>|[^<])*)</span>", page)]
         nb = json.loads(path.read_text())
         chapter = launch_notebooks.Chapter(path, launch_notebooks.glued_values(
             __import__("nbformat").reads(path.read_text(), as_version=4)), bibliography)

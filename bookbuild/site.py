@@ -16,6 +16,9 @@ and the assets ``scripts/vendor_assets.sh`` copies; writes ``DIR/_build/`` only.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -28,6 +31,12 @@ from bookbuild import fast_pages, slides, wheel
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": ROOT, "ru": ROOT / "ru"}
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
+#: What a finished build leaves beside its site: the digest of the files it read and its
+#: result, so that the tests can reuse a site built from exactly these files.
+RECORD_NAME = "book.json"
+#: Folders the book never reads (and the build's own output): a change there leaves a
+#: built site current.
+NOT_READ = ("tests", "benchmarks", ".ci", "_build")
 
 
 def _jupyter_book() -> str:
@@ -39,11 +48,57 @@ def site(out: Path) -> Path:
     return Path(out) / "_build" / "html"
 
 
+def inputs_digest(root: Path = ROOT) -> str | None:
+    """A digest of what a build reads: every file of the checkout that git tracks or would
+    track (ignored ones left out), by name and content, outside :data:`NOT_READ`, with the
+    Python that runs the build. ``None`` outside a git checkout (a download), where no
+    built site is ever reused."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                                 "--exclude-standard"], cwd=root, capture_output=True)
+    except OSError:  # no git on PATH
+        return None
+    if listed.returncode != 0:
+        return None
+    digest = hashlib.sha256(sys.version.encode())
+    for name in sorted(set(listed.stdout.decode().split("\0")) - {""}):
+        path = Path(root) / name
+        if name.split("/", 1)[0] in NOT_READ or not path.is_file():
+            continue  # a test, or a file deleted but not yet staged
+        digest.update(f"{name}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\0".encode())
+    return digest.hexdigest()
+
+
+def reuse(out: Path, built: Path = ROOT) -> dict | None:
+    """Copy the site that ``make book`` built into ``built`` to ``site(out)`` and return
+    that build's result, if it finished with every step passing (both PDFs included)
+    from files identical to the checkout's now; otherwise ``None`` and nothing copied.
+    The tests call this before building, so the README's two commands build the book
+    once, while a clean clone that only runs the tests (CI) still builds it."""
+    record = site(built).parent / RECORD_NAME
+    try:
+        stored = json.loads(record.read_text())
+    except (OSError, ValueError):
+        return None
+    result = stored.get("result", {})
+    digest = inputs_digest(built)
+    if digest is None or stored.get("inputs") != digest or failed(result) \
+            or not all(step in result for language in LANGUAGES
+                       for step in (language, f"pdf_{language}")):
+        return None
+    shutil.copytree(site(built), site(out))
+    return {**result, "reused_from": str(site(built))}
+
+
 def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
     """Build both editions into ``site(out)`` (and their PDFs); return each step's return
-    code and the tail of its log."""
+    code and the tail of its log. A build that passes every step leaves
+    :data:`RECORD_NAME` beside the site for :func:`reuse`; any other build removes it."""
     out = Path(out)
     html = site(out)
+    record = html.parent / RECORD_NAME
+    record.unlink(missing_ok=True)  # a site half rebuilt is never reused
+    digest = inputs_digest() if out.resolve() == ROOT else None  # as this build reads them
     staging = out / "_build" / "ru-book"
     started = time.monotonic()
     runs = {
@@ -79,6 +134,10 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
             log, _ = process.communicate()
             result[f"pdf_{language}"] = {"returncode": process.returncode, "log": log[-6000:]}
     result["seconds"] = round(time.monotonic() - started)
+    if digest is not None and pdf and not failed(result):
+        written = record.with_suffix(f".{os.getpid()}")
+        written.write_text(json.dumps({"inputs": digest, "result": result}))
+        written.replace(record)
     return result
 
 

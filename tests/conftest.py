@@ -25,6 +25,8 @@ def built_site(tmp_path_factory):
     """Both editions built once per test run (English at the site's root, Russian under
     ru/, each with its PDF) by bookbuild/site.py, shared by every test module and
     every xdist worker: the first to ask builds, under a lock, the others wait and reuse.
+    When `make book` has built the checkout's present files (bookbuild.site.reuse), its
+    site is copied instead of built a second time.
     Returns the site folder and the build's result (return codes and logs)."""
     import bookbuild.site
 
@@ -35,12 +37,17 @@ def built_site(tmp_path_factory):
     with open(root / "book.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
-            for script in ("vendor_assets.sh", "ensure_browser.sh"):
-                ran = subprocess.run(["bash", str(Path(__file__).resolve().parent.parent
-                                                  / "scripts" / script)],
-                                     capture_output=True, text=True)
-                assert ran.returncode == 0, f"scripts/{script}:\n{ran.stdout}\n{ran.stderr}"
-            done.write_text(json.dumps(bookbuild.site.build(out)))
+            # `make book` built these very files already: its site is this one
+            result = bookbuild.site.reuse(out)
+            if result is None:
+                for script in ("vendor_assets.sh", "ensure_browser.sh"):
+                    ran = subprocess.run(["bash", str(Path(__file__).resolve().parent.parent
+                                                      / "scripts" / script)],
+                                         capture_output=True, text=True)
+                    assert ran.returncode == 0, \
+                        f"scripts/{script}:\n{ran.stdout}\n{ran.stderr}"
+                result = bookbuild.site.build(out)
+            done.write_text(json.dumps(result))
     return bookbuild.site.site(out), json.loads(done.read_text())
 
 

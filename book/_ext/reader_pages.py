@@ -678,7 +678,7 @@ def sphinx_index_words_in_language(app):
         return
     from sphinx import locale
 
-    catalog = getattr(locale.translators.get(("sphinx", "general")), "_catalog", None)
+    catalog = getattr(locale.translators.get(("general", "sphinx")), "_catalog", None)
     if catalog is None:
         return
     _ = _translator(app)

@@ -43,7 +43,7 @@ from scipy.special import expit, gammaln, logit
 from scipy.stats import betabinom, binom
 
 from . import _validate
-from .i18n import N_, _, gettext
+from .i18n import N_, NP_, _, gettext
 from .numbers import counted, interval, number, percent
 from .stats import Interval, z_value
 
@@ -849,6 +849,10 @@ class Fit:
 
 
 # Marked for the catalogs: the family's name is a text cell of extrapolation_summary's table.
+#: τ-bench's two domains as a table's ``setting`` cell reads them: the data keep the
+#: paper's labels ("tau-retail"), a Russian reader meets the lesson's «розница».
+_SETTINGS = (NP_("setting", "tau-retail"), NP_("setting", "tau-airline"))
+
 _FAMILIES = (N_("Beta"), N_("Beta + never-solved share"), N_("Beta + always-solved share"))
 
 

@@ -728,7 +728,9 @@ REGISTRY = {
     "reliability.numbers.counted": Entry(lambda: _counted, dict(n=3, format_spec=",d"),
                                          ok=dict(n=_a_whole_number, format_spec=[None])),
     "reliability.numbers.money": Entry(lambda: numbers_module.money, dict(
-        amount=1234.5, currency="USD"), ok=dict(amount=_not_finite)),
+        amount=1234.5, currency="USD", digits=2), ok=dict(amount=_not_finite)),
+    "reliability.numbers.day": Entry(lambda: numbers_module.day, dict(
+        value=datetime.date(2026, 11, 3))),
     "reliability.numbers.fmt": Entry(lambda: numbers_module.fmt, dict(
         value=0.5, format_spec=".1%"), anything=("value",), ok=dict(format_spec=[None])),
     "reliability.numbers.glued_text": Entry(lambda: numbers_module.glued_text, dict(

@@ -307,3 +307,41 @@ def test_the_import_check_finds_each_kind_of_break():
                    "import reliability.figures.chain",
                    "from reliability.notebook import table as show_table"):
         assert len(import_problems(imports(source))) == 1, source
+
+
+GLUED = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
+PERCENTAGE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%")
+#: Percentages that are definitions, not results: the confidence level every interval
+#: of the book is drawn at ("95% Wilson interval", «95%-й интервал») and a range's zero.
+DEFINITIONS = {"95", "0"}
+
+
+def typed_percentages(cells) -> list[tuple[int, str]]:
+    """(markdown cell, percentage) for each percentage prose types instead of gluing: a
+    number typed by hand does not follow the chapter's parameters or the other edition's
+    formatter when they change."""
+    found = []
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        prose = GLUED.sub("", "".join(cell["source"]))
+        found += [(i, m.group(0)) for m in PERCENTAGE.finditer(prose)
+                  if re.sub(r"\s|%", "", m.group(0)) not in DEFINITIONS]
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_prose_types_no_percentage_it_could_glue(path):
+    typed = typed_percentages(json.loads(path.read_text())["cells"])
+    assert not typed, f"(markdown cell, percentage) typed in prose; glue it: {typed[:5]}"
+
+
+def test_the_percentage_check_finds_a_typed_share_and_spares_definitions():
+    def prose(source):
+        return {"cell_type": "markdown", "source": source}
+
+    cells = [prose("A model starts at 90% and fixes 30,5 % of wrong ones; CPT(50%)."),
+             prose("Its 95% Wilson interval, «95%-й интервал», from 0% to "
+                   "{glue:text}`ch_top:.0%`; {glue:text}`ch_share:.1%` of runs."),
+             {"cell_type": "code", "source": "print('80%')", "outputs": []}]
+    assert typed_percentages(cells) == [(0, "90%"), (0, "30,5 %"), (0, "50%")]

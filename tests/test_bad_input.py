@@ -345,6 +345,8 @@ REGISTRY = {
         mix=MIX, k=2, tasks=100, trials=4, confidence=0.9), arrays=("tasks",)),
     "reliability.passk.plan": Entry(lambda: passk.plan, dict(mix=MIX, k=2, width=0.05, trials=4,
                                                              confidence=0.9), arrays=("trials",)),
+    "reliability.passk.resamples_within": Entry(lambda: passk.resamples_within, dict(
+        resamples=2000, tasks=40, draws=100_000)),
     "reliability.passk.published_table": Entry(lambda: passk.published_table, dict(
         table=__import__("reliability.datasets").datasets.load("tau_bench"))),
     "reliability.passk.extrapolation_table": Entry(lambda: passk.extrapolation_table, dict(

@@ -87,8 +87,11 @@ class ChatAgent:
     def act(self, observations) -> Action:
         for message in _observations(observations):
             self._add(message)
+        # "auto" said outright: it is OpenAI's default with tools, but llama.cpp's Python
+        # server (chatml-function-calling) drops the tools from the prompt without it
         payload = {"model": self.model, "messages": self.messages, "tools": TOOLS,
-                   "temperature": self.temperature, "max_tokens": self.max_tokens}
+                   "tool_choice": "auto", "temperature": self.temperature,
+                   "max_tokens": self.max_tokens}
         if self.seed is not None:
             payload["seed"] = self.seed
         reply = self.post(self.url, payload, self.headers)

@@ -48,11 +48,13 @@ from ..numbers import interval, number, percent, said, words_for
 from ..stats import newcombe_interval, wilson_interval
 from .agent import run_episode
 from .arms import FAILURE_LADDER, Gap, classify
-from .chat_adapter import ChatAgent
+from .chat_adapter import TOOLS, ChatAgent
+from .faults import LOOKUPS
 from .guardrails import Guardrails
 from .task import Task
 
-__all__ = ["ARMS", "Arm", "Endpoint", "measure", "summary", "REASONS"]
+__all__ = ["ARMS", "Arm", "Endpoint", "FORM_ARMS", "measure", "measure_form", "summary",
+           "form_summary", "REASONS"]
 
 #: The environment's endpoint: base URL (``.../v1``), model name and key.
 ENV_URL, ENV_MODEL, ENV_KEY = "RELIABILITY_LAB_URL", "RELIABILITY_LAB_MODEL", "RELIABILITY_LAB_KEY"
@@ -310,7 +312,7 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
     records = _read(path)
     for record in records:
         other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
-        if other:
+        if other or record.get("arm") not in ARMS:
             raise ValueError(f"path {path!r} holds trials of another run ({other}); "
                              "give another file to measure these settings")
     done = {(r["arm"], r["index"]) for r in records}
@@ -399,6 +401,200 @@ def summary(records, *, confidence: float = 0.95) -> list[str]:
     if gaps and all(g.verdict == "null" for g in gaps):
         lines.append(_("No gap's interval excludes zero: at these trial counts the arms "
                        "cannot be told apart."))
+    return lines
+
+
+# --- form against content: the same calls with and without the decoder's grammar ---------
+
+#: The two ways a call is asked for: the schema in the prompt only (``prompted``), or the
+#: same prompt with the schema enforced by the decoder's grammar (``grammar_enforced``, the
+#: OpenAI-style ``response_format`` that llama.cpp's server turns into a grammar).
+FORM_ARMS = {"prompted": N_("schema in the prompt"),
+             "grammar_enforced": N_("schema enforced by the grammar")}
+words_for(FORM_ARMS)
+#: What is counted of each call: its form, and its content (form and the right call).
+FORM_WORDS = {"valid_form": N_("valid form"), "right_call": N_("right call")}
+words_for(FORM_WORDS)
+_COUNTED = {"form": "valid_form", "content": "right_call"}
+
+
+def _call_schema() -> dict:
+    """One tool call as a JSON object: a tool's name and exactly its documented argument."""
+    options = []
+    for tool in TOOLS:
+        function = tool["function"]
+        properties = function["parameters"]["properties"]
+        options.append({"type": "object", "additionalProperties": False,
+                        "required": ["name", "arguments"], "properties": {
+                            "name": {"const": function["name"]},
+                            "arguments": {"type": "object", "additionalProperties": False,
+                                          "required": list(properties),
+                                          "properties": properties}}})
+    return {"anyOf": options}
+
+
+def _form_steps(task: Task) -> list[tuple[list[dict], str, dict]]:
+    """The task's three calls, each with the conversation before it and the right call:
+    the order, then its zone's rate, then the sum. The tool results are the task's own."""
+    order = task.get_order({LOOKUPS["get_order"]: task.order_id}).data
+    rate = task.get_ship_rate({LOOKUPS["get_ship_rate"]: task.zone}).data
+    tools = "\n".join(f"- {t['function']['name']}: {t['function']['description']} "
+                      f"Arguments: {json.dumps(t['function']['parameters']['properties'])}"
+                      for t in TOOLS)
+    system = ("You call tools. The tools:\n" + tools + "\nReply with one JSON object and "
+              'nothing else: {"name": <tool name>, "arguments": {<argument>: <value>}}.')
+    question = (f"What is the total cost of order {task.order_id}, items plus shipping? "
+                "Call the tools one at a time, then submit_answer with the number.")
+    history = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    steps, calls = [], [("get_order", {LOOKUPS["get_order"]: task.order_id}, order),
+                        ("get_ship_rate", {LOOKUPS["get_ship_rate"]: task.zone}, rate),
+                        ("submit_answer", {"value": task.answer}, None)]
+    for name, arguments, result in calls:
+        steps.append((list(history), name, arguments))
+        history += [{"role": "assistant",
+                     "content": json.dumps({"name": name, "arguments": arguments})},
+                    {"role": "user", "content": f"Result: {json.dumps(result)}"}]
+    return steps
+
+
+def _read_call(text) -> tuple[dict | None, str]:
+    """``(call, reason)`` of a reply's text: the call when the text (stripped of blanks
+    and a Markdown fence) is one JSON object naming a declared tool with exactly its
+    documented argument of the documented type (a valid form), else ``None`` and why."""
+    if not isinstance(text, str):
+        return None, "no_text"
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`").removeprefix("json").strip()
+    try:
+        call = json.loads(body)
+    except ValueError:
+        return None, "not_json"
+    tools = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in TOOLS}
+    if not isinstance(call, dict) or set(call) != {"name", "arguments"} \
+            or call["name"] not in tools or not isinstance(call["arguments"], dict):
+        return None, "not_a_call"
+    properties, arguments = tools[call["name"]], call["arguments"]
+    kinds = {"string": str, "number": (int, float)}
+    if set(arguments) != set(properties) or any(
+            isinstance(arguments[k], bool) or not isinstance(arguments[k], kinds[p["type"]])
+            for k, p in properties.items()):
+        return None, "wrong_arguments"
+    return call, ""
+
+
+def _form_call(arm: str, index: int, endpoint: Endpoint, settings: dict, post) -> dict:
+    history, name, right = _form_steps(Task())[index % 3]
+    payload = {"model": endpoint.model, "messages": history,
+               "temperature": settings["temperature"], "max_tokens": settings["max_tokens"],
+               "seed": _model_seed(settings["seed"], index)}
+    if arm == "grammar_enforced":
+        payload["response_format"] = {"type": "json_object", "schema": _call_schema()}
+    headers = {"Content-Type": "application/json",
+               **({"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {})}
+    record = {"arm": arm, "index": index, "step": name,
+              **{k: settings[k] for k in _IDENTITY if k in settings},
+              "url": endpoint.url, "server": endpoint.server,
+              "server_version": endpoint.server_version, "timeout": settings["timeout"],
+              "model_seed": payload["seed"], "messages": history}
+    started = time.monotonic()
+    try:
+        text = post(endpoint.chat_url, payload, headers)["choices"][0]["message"].get("content")
+    except _TrialError as error:
+        record.update(reply=None, form=False, content=False, outcome="error",
+                      reason=error.reason, detail=error.detail)
+    else:
+        call, reason = _read_call(text)
+        content = call is not None and call["name"] == name and all(
+            call["arguments"][k] == v if isinstance(v, str)
+            else abs(call["arguments"][k] - v) < 0.005 for k, v in right.items())
+        form = call is not None
+        if form and not content:
+            reason = "wrong_call"
+        record.update(reply=text, form=form, content=content,
+                      outcome="right" if content else ("valid" if form else "invalid"),
+                      reason=reason or None, detail="")
+    record.update(seconds=round(time.monotonic() - started, 3),
+                  finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    return record
+
+
+def measure_form(endpoint: Endpoint, path, *, calls: int = 30, temperature: float = 0.7,
+                 seed: int = 0, max_tokens: int = 128, timeout: float = 120.0, post=None,
+                 progress=None) -> list[dict]:
+    """The same ``calls`` requests with the call's schema in the prompt only and with it
+    also enforced by the decoder's grammar, each appended to the JSONL file ``path``;
+    a call already there is not asked again. Call ``i`` is step ``i % 3`` of the task
+    (order, rate, submission) with sampling seed ``i`` in both arms, so they are paired.
+    A reply's *form* is valid when it parses as a call of a declared tool with its
+    documented argument; its *content* is right when it is the step's right call."""
+    _validate.instance("endpoint", endpoint, Endpoint)
+    path = _path(path)
+    calls = _validate.whole("calls", calls, minimum=1, maximum=100_000)
+    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
+                    temperature=_validate.real("temperature", temperature, minimum=0.0,
+                                               maximum=2.0),
+                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
+                    max_turns=1,
+                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
+                                               maximum=32_768),
+                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
+    if progress is not None and not callable(getattr(progress, "write", None)):
+        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
+    records = _read(path)
+    for record in records:
+        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
+        if other or record.get("arm") not in FORM_ARMS:
+            raise ValueError(f"path {path!r} holds calls of another run ({other}); "
+                             "give another file to measure these settings")
+    done = {(r["arm"], r["index"]) for r in records}
+    todo = [(i, a) for i in range(calls) for a in FORM_ARMS if (a, i) not in done]
+    with open(path, "a", encoding="utf-8") as handle:
+        for count, (index, arm) in enumerate(todo, 1):
+            record = _form_call(arm, index, endpoint, settings, post)
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+            records.append(record)
+            _say(progress, _("{done:,d}/{total:,d} calls done").format(
+                done=len(records), total=len(records) - count + len(todo)))
+    return records
+
+
+def form_summary(records, *, confidence: float = 0.95) -> list[str]:
+    """Per arm, the share of calls whose form is valid and of calls that are right, with
+    Wilson intervals; then the grammar's gap on each, with Newcombe's interval and the
+    honesty gate's verdict."""
+    records = _validate.sequence("records", records, of=dict, what="call records", minimum=1)
+    confidence = _validate.confidence(confidence)
+    if not all({"arm", "form", "content"} <= set(r) and r["arm"] in FORM_ARMS
+               for r in records):
+        raise ValueError("records must be call records with arm (prompted or grammar_enforced), "
+                         "form and content")
+    counts = {}
+    lines = []
+    for arm in [a for a in FORM_ARMS if any(r["arm"] == a for r in records)]:
+        rows = [r for r in records if r["arm"] == arm]
+        n = len(rows)
+        counts[arm] = {what: sum(bool(r[what]) for r in rows) for what in ("form", "content")}
+        shown = []
+        for what, k in counts[arm].items():
+            low, high = wilson_interval(k, n, confidence)
+            shown.append(_("{what} {k:,d} of {n:,d}, {rate} {interval}").format(
+                what=said(_COUNTED[what]), k=k, n=n, rate=percent(k / n),
+                interval=interval(low, high)))
+        lines.append(_("{arm}: {parts}").format(arm=said(arm), parts="; ".join(shown)))
+    if len(counts) == 2:
+        n1, n0 = (sum(r["arm"] == a for r in records) for a in ("grammar_enforced", "prompted"))
+        for what in ("form", "content"):
+            k1, k0 = counts["grammar_enforced"][what], counts["prompted"][what]
+            low, high = newcombe_interval(k1, n1, k0, n0, confidence)
+            gap = Gap(said("prompted"), said("grammar_enforced"), k1 / n1 - k0 / n0,
+                      float(low), float(high))
+            lines.append(_("{what}: {gap}").format(
+                what=said(_COUNTED[what]),
+                gap=gap.sentence()))
     return lines
 
 
@@ -503,6 +699,32 @@ def _endpoint_from_environment(environ) -> Endpoint | None:
     return Endpoint(url, model, environ.get(ENV_KEY, ""))
 
 
+def _main_form(args) -> int:
+    if not args.summary_only:
+        options = dict(calls=args.calls, temperature=args.temperature, seed=args.seed,
+                       max_tokens=args.max_tokens, timeout=args.timeout,
+                       progress=sys.stderr)
+        endpoint = _endpoint_from_environment(os.environ)
+        try:
+            if endpoint is not None:
+                measure_form(endpoint, args.out, **options)
+            else:
+                python = os.environ.get("RELIABILITY_LAB_PYTHON", sys.executable)
+                with _local_server(python) as local:
+                    measure_form(local, args.out, **options)
+        except KeyboardInterrupt:
+            print(_("Stopped: every finished trial is in {path}; run the same command "
+                    "again to go on.").format(path=args.out), file=sys.stderr)
+            return 130
+    records = _read(_path(args.out))
+    if not records:
+        print(_("No trials in {path} yet.").format(path=args.out))
+        return 1
+    for line in form_summary(records):
+        print(line)
+    return 0
+
+
 def _main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reliability.lab.measure",
                                      description=__doc__.split("\n\n")[0])
@@ -519,8 +741,14 @@ def _main(argv=None) -> int:
     parser.add_argument("--language", choices=("en", "ru"), default="en")
     parser.add_argument("--summary-only", action="store_true",
                         help="print the summary of --out, run nothing")
+    parser.add_argument("--form", action="store_true",
+                        help="form against content: the task's calls with the schema in "
+                             "the prompt and enforced by the grammar (chapter 6)")
+    parser.add_argument("--calls", type=int, default=30, help="with --form: calls an arm")
     args = parser.parse_args(argv)
     with language(args.language):
+        if args.form:
+            return _main_form(args)
         if not args.summary_only:
             options = dict(trials=args.trials, arms=args.arms, temperature=args.temperature,
                            seed=args.seed, max_turns=args.max_turns,

@@ -331,3 +331,22 @@ def test_form_against_content_counts_what_parses_and_what_is_right(endpoint, tmp
         m.measure(m.Endpoint(url, "sloppy"), path, trials=1, max_turns=1)
     with pytest.raises(ValueError, match="calls must be"):
         m.measure_form(m.Endpoint(url, "sloppy"), tmp_path / "y.jsonl", calls=0)
+
+
+def test_the_stored_table_gives_the_summary_the_run_printed(endpoint, tmp_path):
+    import pandas as pd
+
+    _, url = endpoint
+    trials = m.measure(m.Endpoint(url, "mixed"), tmp_path / "t.jsonl", trials=6,
+                       arms=["baseline", "submit_nudge"], timeout=0.5)
+    calls = m.measure_form(m.Endpoint(url, "sloppy"), tmp_path / "f.jsonl", calls=6)
+    for records, summarise in ((trials, m.summary), (calls, m.form_summary)):
+        path = tmp_path / "stored.csv"
+        pd.DataFrame(m.stored_rows(records)).to_csv(path, index=False)
+        table = pd.read_csv(path)
+        assert summarise(m.stored_records(table)) == summarise(records)
+        assert table["value"].sum() == len(records)
+        assert table["model"].eq(records[0]["model"]).all()  # every row names its run
+        assert table["command"].str.startswith("python -m reliability.lab.measure").all()
+    with pytest.raises(ValueError, match="records must come from one run"):
+        m.stored_rows(trials + [dict(trials[0], temperature=0.1)])

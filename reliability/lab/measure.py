@@ -29,6 +29,7 @@ import http.client
 import itertools
 import json
 import os
+import platform
 import socket
 import subprocess
 import sys
@@ -54,7 +55,7 @@ from .guardrails import Guardrails
 from .task import Task
 
 __all__ = ["ARMS", "Arm", "Endpoint", "FORM_ARMS", "measure", "measure_form", "summary",
-           "form_summary", "REASONS"]
+           "form_summary", "stored_rows", "stored_records", "REASONS"]
 
 #: The environment's endpoint: base URL (``.../v1``), model name and key.
 ENV_URL, ENV_MODEL, ENV_KEY = "RELIABILITY_LAB_URL", "RELIABILITY_LAB_MODEL", "RELIABILITY_LAB_KEY"
@@ -598,6 +599,93 @@ def form_summary(records, *, confidence: float = 0.95) -> list[str]:
     return lines
 
 
+# --- the stored summary: what a chapter reads without the model -------------------------
+
+#: The settings every stored row repeats, so that a row names the run it comes from.
+_PROVENANCE = ("model", "model_sha256", "server", "server_version", "temperature", "seed",
+               "max_turns", "max_tokens", "timeout")
+
+
+def _machine() -> str:
+    name = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            name = next((line.split(":", 1)[1].strip() for line in handle
+                         if line.startswith("model name")), name)
+    return f"{name}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}"
+
+
+def _command(first: dict, n: int, form: bool) -> str:
+    mode = f"--form --calls {n}" if form else f"--trials {n}"
+    return (f"python -m reliability.lab.measure {mode} --temperature {first['temperature']:g} "
+            f"--seed {first['seed']} --max-turns {first['max_turns']} "
+            f"--max-tokens {first['max_tokens']} --timeout {first['timeout']:g}")
+
+
+def stored_rows(records) -> list[dict]:
+    """The records of one run (:func:`measure` or :func:`measure_form`) as the rows of a
+    small summary table for ``data/``: one row per arm and ending with its count, each
+    with the run's provenance (model and its file's sha256, server and version, settings,
+    dates, machine, command). :func:`stored_records` turns the rows back into records
+    that :func:`summary` or :func:`form_summary` read."""
+    records = _validate.sequence("records", records, of=dict, what="trial records", minimum=1)
+    form = "form" in records[0]
+    first = records[0]
+    for record in records:
+        other = {k for k in _PROVENANCE if record.get(k) != first.get(k)}
+        if other:
+            raise ValueError(f"records must come from one run; they differ in {sorted(other)}")
+    ends = Counter()
+    for r in records:
+        if form:
+            ending = "right" if r["content"] else (r["reason"] or r["outcome"])
+            ends[(r["arm"], ending, bool(r["form"]), bool(r["content"]))] += 1
+        else:
+            ending = "success" if r["passed"] else (r["reason"] or r["outcome"])
+            ends[(r["arm"], ending, r["outcome"] == "error", bool(r["passed"]))] += 1
+    totals = Counter(r["arm"] for r in records)
+    n = 1 + max(r["index"] for r in records)
+    dates = sorted(r["finished"] for r in records)
+    order = list(FORM_ARMS if form else ARMS)
+    rows = []
+    for (arm, ending, flag, good), count in sorted(
+            ends.items(), key=lambda item: (order.index(item[0][0]), -item[1])):
+        row = {"paper": "this book's measurement", "where":
+               f"{totals[arm]} {'calls' if form else 'trials'} of arm {arm}, "
+               f"{dates[0]} to {dates[-1]}", "arm": arm, "ending": ending}
+        row.update({"form": flag, "content": good} if form else
+                   {"endpoint_error": flag, "passed": good})
+        row.update(value=count, unit="calls" if form else "trials", of=totals[arm],
+                   **{k: first.get(k) for k in _PROVENANCE},
+                   machine=_machine(), command=_command(first, n, form),
+                   source_kind="primary (measured for this book)", confidence="measured")
+        rows.append(row)
+    return rows
+
+
+def stored_records(rows) -> list[dict]:
+    """Records rebuilt from :func:`stored_rows` (dicts, or a DataFrame's rows), one per
+    counted trial or call, with what :func:`summary` and :func:`form_summary` read."""
+    if hasattr(rows, "to_dict"):
+        rows = rows.to_dict("records")
+    rows = _validate.sequence("rows", rows, of=dict, what="stored rows", minimum=1)
+    records = []
+    for row in rows:
+        if not {"arm", "ending", "value"} <= set(row):
+            raise ValueError("rows must be stored rows with arm, ending and value")
+        base = {k: row.get(k) for k in _PROVENANCE}
+        truth = lambda key: str(row[key]).lower() == "true"  # a CSV reads back "True"
+        if "form" in row:
+            one = dict(base, arm=row["arm"], form=truth("form"), content=truth("content"))
+        else:
+            passed = truth("passed")
+            one = dict(base, arm=row["arm"], passed=passed,
+                       outcome="error" if truth("endpoint_error") else row["ending"],
+                       reason=None if passed else row["ending"])
+        records += [dict(one) for _ in range(int(row["value"]))]
+    return records
+
+
 # --- the embedded default: llama.cpp's server on the packaged SmolLM2 file ---------------
 
 def _run(python: str, code: str) -> str:
@@ -699,6 +787,16 @@ def _endpoint_from_environment(environ) -> Endpoint | None:
     return Endpoint(url, model, environ.get(ENV_KEY, ""))
 
 
+def _store(records, path) -> None:
+    import csv
+
+    rows = stored_rows(records)
+    with open(_path(path), "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def _main_form(args) -> int:
     if not args.summary_only:
         options = dict(calls=args.calls, temperature=args.temperature, seed=args.seed,
@@ -722,6 +820,8 @@ def _main_form(args) -> int:
         return 1
     for line in form_summary(records):
         print(line)
+    if args.store:
+        _store(records, args.store)
     return 0
 
 
@@ -745,6 +845,8 @@ def _main(argv=None) -> int:
                         help="form against content: the task's calls with the schema in "
                              "the prompt and enforced by the grammar (chapter 6)")
     parser.add_argument("--calls", type=int, default=30, help="with --form: calls an arm")
+    parser.add_argument("--store", metavar="CSV",
+                        help="also write the summary table of --out (for data/) to CSV")
     args = parser.parse_args(argv)
     with language(args.language):
         if args.form:
@@ -772,6 +874,8 @@ def _main(argv=None) -> int:
             return 1
         for line in summary(records):
             print(line)
+        if args.store:
+            _store(records, args.store)
     return 0
 
 

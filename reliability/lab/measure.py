@@ -730,7 +730,14 @@ def _die_with_parent() -> None:
 #: off. Built natively on a CPU with AMX (Intel Xeon since Sapphire Rapids), llama.cpp's
 #: AMX kernels crash any thread but the main one (SIGSEGV at ``ldtilecfg``), and the
 #: server computes in worker threads: without this, its first request kills it.
+#: And every completion capped at :data:`SERVER_TOKEN_CAP` tokens: with tools,
+#: llama-cpp-python (0.3.x, chatml-function-calling) decodes a call's arguments with no
+#: cap at all, the request's ``max_tokens`` notwithstanding, so a small model's arguments
+#: ran on to the end of the context; the client timed out, and the server went on
+#: decoding the abandoned reply while the next trial's request waited behind it.
+SERVER_TOKEN_CAP = 256
 _SERVER = ("import runpy\n"
+           "import llama_cpp\n"
            "import llama_cpp.llama_cpp as c\n"
            "default = c.llama_model_default_params\n"
            "def plain():\n"
@@ -738,6 +745,12 @@ _SERVER = ("import runpy\n"
            "    params.use_extra_bufts = False\n"
            "    return params\n"
            "c.llama_model_default_params = plain\n"
+           "complete = llama_cpp.Llama.create_completion\n"
+           "def capped(self, *args, **kwargs):\n"
+           "    if kwargs.get('max_tokens') is None:\n"
+           f"        kwargs['max_tokens'] = {SERVER_TOKEN_CAP}\n"
+           "    return complete(self, *args, **kwargs)\n"
+           "llama_cpp.Llama.create_completion = capped\n"
            "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
 
 

@@ -93,6 +93,12 @@ class _Handler(BaseHTTPRequestHandler):
         payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append(payload)
         assert payload["max_tokens"] > 0 and "seed" in payload
+        # what llama.cpp's Python server needs (a failed assertion drops the connection,
+        # and the trial ends as a connection error): tool_choice said, or it shows the
+        # model no tools; an assistant message's content as text, never missing or null
+        assert "tools" not in payload or payload["tool_choice"] == "auto"
+        assert all(isinstance(m.get("content"), str) for m in payload["messages"]
+                   if m["role"] == "assistant")
         with self.server.lock:
             self.server.busy += 1
             self.server.most = max(self.server.most, self.server.busy)

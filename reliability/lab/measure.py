@@ -730,6 +730,10 @@ def _die_with_parent() -> None:
 #: off. Built natively on a CPU with AMX (Intel Xeon since Sapphire Rapids), llama.cpp's
 #: AMX kernels crash any thread but the main one (SIGSEGV at ``ldtilecfg``), and the
 #: server computes in worker threads: without this, its first request kills it.
+#: Tool results shown to the model: its chatml-function-calling template renders system,
+#: user and assistant messages only, so a ``tool`` message reached the model as an empty
+#: turn, and no model could read the order it had looked up; the server gets each as a
+#: user message ``Tool result: ...`` instead.
 #: And every completion capped at :data:`SERVER_TOKEN_CAP` tokens: with tools,
 #: llama-cpp-python (0.3.x, chatml-function-calling) decodes a call's arguments with no
 #: cap at all, the request's ``max_tokens`` notwithstanding, so a small model's arguments
@@ -751,6 +755,12 @@ _SERVER = ("import runpy\n"
            f"        kwargs['max_tokens'] = {SERVER_TOKEN_CAP}\n"
            "    return complete(self, *args, **kwargs)\n"
            "llama_cpp.Llama.create_completion = capped\n"
+           "chat = llama_cpp.Llama.create_chat_completion\n"
+           "def shown(self, messages, *args, **kwargs):\n"
+           "    messages = [{'role': 'user', 'content': 'Tool result: ' + str(m.get("
+           "'content'))} if m.get('role') == 'tool' else m for m in messages]\n"
+           "    return chat(self, messages, *args, **kwargs)\n"
+           "llama_cpp.Llama.create_chat_completion = shown\n"
            "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
 
 

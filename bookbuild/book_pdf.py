@@ -28,6 +28,7 @@ import functools
 import html as html_lib
 import http.server
 import io
+import re
 import sys
 import threading
 import time
@@ -305,27 +306,44 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
 
     wanted: dict[Path, list[int]] = {}
     stored: dict[tuple[Path, int], str] = {}
+    players: dict[tuple[Path, int], str] = {}
     for page in pages:
         path = root / f"{page}.ipynb"
         if not page.startswith("chapters/") or not path.is_file():
             continue
         for index, cell in enumerate(nbformat.read(str(path), as_version=4).cells):
-            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
-                    if "image/png" in o.get("data", {})]
             call = figure_call(cell.source) if cell.cell_type == "code" else None
-            if len(pngs) != 1 or call is None:
+            if call is None:
                 continue
             module = importlib.import_module(f"reliability.figures.{call[0]}")
             if "medium" not in inspect.signature(getattr(module, call[1])).parameters:
                 continue
+            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
+                    if "image/png" in o.get("data", {})]
+            player = _ANIMATION_PLAYER.search("".join(
+                "".join(o["data"]["text/html"]) for o in cell.get("outputs", [])
+                if "text/html" in o.get("data", {})))
+            if len(pngs) == 1:
+                png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
+                stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
+            elif player is not None:   # an animation: its last frame, drawn for paper
+                players[path, index] = ANIMATION_FRAME.format(player.group(1))
+            else:
+                continue
             wanted.setdefault(path, []).append(index)
-            png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
-            stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
     site = {hashlib.sha256(image.read_bytes()).hexdigest(): image.name
             for image in (html / "_images").glob("*.png")}
     drawn = slide_figures(wanted, medium=PAGE_MEDIUM)
-    return {site[digest]: drawn[key] for key, digest in stored.items()
-            if digest in site}
+    return ({site[digest]: drawn[key] for key, digest in stored.items()
+             if digest in site}
+            | {name: drawn[key] for key, name in players.items()})
+
+
+#: An animation's player in a chapter's stored output (matplotlib's jshtml, its id made
+#: stable by reliability.notebook.animation_html), and the name its last frame drawn for
+#: the page is served by: the printing browser shows it in the player's place.
+_ANIMATION_PLAYER = re.compile(r'<img id="_anim_img([0-9a-f]+)"')
+ANIMATION_FRAME = "page-animation-{}.png"
 
 
 #: The medium (reliability.figures._media.MEDIA) the PDF's figures are drawn for.
@@ -345,6 +363,24 @@ _PAGE_FIGURES_JS = """(names) => {
         }
     }
     return swapped;
+}"""
+
+
+# Each animation's last frame (the player shows it: _READY_JS) swapped for the same frame
+# drawn for the page, served by the route of its name (ANIMATION_FRAME), as wide as the
+# text column; returns the names that did not load.
+_PAGE_ANIMATIONS_JS = """async (names) => {
+    const broken = [];
+    for (const img of Array.from(document.querySelectorAll(".animation img"))) {
+        const name = `page-animation-${img.id.replace(/^_anim_img/, "")}.png`;
+        if (!names.includes(name)) { continue; }
+        img.src = `${location.origin}/_images/${name}`;
+        img.style.setProperty("width", "100%", "important");
+        img.style.setProperty("height", "auto", "important");
+        img.classList.add("page-figure");
+        try { await img.decode(); } catch (e) { broken.push(name); }
+    }
+    return broken;
 }"""
 
 
@@ -369,8 +405,9 @@ def print_pages(context, base: str, html: Path, pages: list[str],
         tab.goto(f"{base}/{page}.html", wait_until="load")
         tab.evaluate(_PAGE_FIGURES_JS, list(figures))
         ready = tab.evaluate(_READY_JS)
-        if ready["broken"]:
-            sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
+        broken = ready["broken"] + tab.evaluate(_PAGE_ANIMATIONS_JS, list(figures))
+        if broken:
+            sys.exit(f"book_pdf: {page}: images did not load: {broken}")
         if ready["typeset"] < ready["maths"]:
             sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
                      f"{ready['maths']} formulas")

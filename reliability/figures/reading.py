@@ -97,7 +97,8 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
     set_title(ax, _("Threshold {threshold:+.1f} (model, separation {separation:.1f}): "
                     "the two columns move apart").format(threshold=float(threshold),
                                                          separation=float(separation)))
-    legend_below(ax, ncol=_media.columns(medium, 1))
+    # at most two columns, one a column score's: its line over its dot
+    legend_below(ax, ncol=min(2, _media.columns(medium, 1)))
     finish(fig)
     return run
 

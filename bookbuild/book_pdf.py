@@ -5,10 +5,12 @@ of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in De
 headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
 MathJax has typeset and every image has loaded, the page is printed to A4 with the print
 rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
-animations' last frame, the live explorers' default chart without sliders). Each chapter
-figure is printed as drawn for the page (:func:`page_figures`: the same function, the
-chapter's numbers, reliability.figures._media's "page" medium) across the text column,
-in place of the phone's figure the web page shows; the site itself is unchanged. Each
+animations' last frame, the live explorers' default chart without sliders, drawn again
+across the column by book/_static/live.js when print media applies). Each chapter
+figure, and each animation's last frame, is printed as drawn for the page
+(:func:`page_figures`: the same function, the chapter's numbers,
+reliability.figures._media's "page" medium) across the text column, in place of the
+phone's figure the web page shows; the site itself is unchanged. Each
 page is printed tagged (its structure, headings and figures' alt text, for a screen
 reader). The pages are merged with pypdf into one PDF behind a cover and a printed table
 of contents, with one bookmark per page and one structure tree (:class:`_Structure`);
@@ -294,7 +296,9 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     one replaces (``_images/<name>`` as the built pages load it): each figure cell of a
     chapter of ``pages`` (one call of a figure function that takes ``medium``, with a
     stored PNG) run again at the chapter's numbers for the "page" medium
-    (bookbuild/slides.py draws them, and keeps them between builds)."""
+    (bookbuild/slides.py draws them, and keeps them between builds); and each
+    animation's last frame, drawn the same way, by the name :data:`ANIMATION_FRAME`
+    gives it (an animation cell stores a player, no PNG)."""
     import base64
     import hashlib
     import importlib

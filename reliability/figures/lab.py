@@ -341,7 +341,8 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict, medium: str = "pho
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
     # Below the axes: where the curves fall depends on the profile: no corner is sure
-    legend_below(ax, ncol=_media.columns(medium, 1))
+    # a column a curve where the medium has room (no column left empty)
+    legend_below(ax, ncol=min(len(closed), _media.columns(medium, 1)))
     finish(fig)
 
 

@@ -321,11 +321,29 @@ def _literals(args) -> bool:
     return all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args)
 
 
+#: The context of a module's docstring in its catalog when an API page shows the module
+#: (``:::{api-module} name`` in book/api/): the page opens the module's entries with that
+#: docstring as its introduction, in the edition's language (book/_ext/api_page.py).
+API_INTRO = "API page: the module's introduction"
+_API_MODULE = re.compile(r"^:::\{api-module\}\s+(\S+)", re.M)
+
+
+def api_modules() -> set[str]:
+    """The modules the API pages document, by dotted name."""
+    return {name for page in BOOK_PAGES if page.startswith("book/api/")
+            for name in _API_MODULE.findall((ROOT / page).read_text())}
+
+
 def package_messages(module: Path) -> list[Message]:
-    """Literal strings passed to ``_()`` or ``N_()`` in one module."""
+    """Literal strings passed to ``_()`` or ``N_()`` in one module, and the module's
+    docstring when an API page introduces the module with it (:data:`API_INTRO`)."""
     tree = ast.parse(module.read_text())
     found = []
     relative = Path(module).resolve().relative_to(ROOT).as_posix()
+    dotted = ".".join(Path(relative).with_suffix("").parts)
+    docstring = ast.get_docstring(tree)
+    if docstring and dotted in api_modules():
+        found.append((0, Message(docstring, relative, False, API_INTRO)))
     for node in ast.walk(tree):
         name = (node.func.id if isinstance(node.func, ast.Name) else node.func.attr
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

@@ -111,6 +111,8 @@ def config_and_toc() -> dict[str, str]:
     sphinx["local_extensions"] = {name: "../book/_ext"
                                   for name in sphinx["local_extensions"]}
     sphinx["config"]["html_static_path"] = ["../book/_static"]
+    # the footer in Russian words: «© 2026», the authors without «Автор:»
+    sphinx["config"]["templates_path"] = ["../book/_templates/ru"]
     sphinx["config"]["language"] = LANGUAGE
     for setting, english in catalogs.EXTENSION_WORDS.items():
         sphinx["config"][setting] = tr(english)

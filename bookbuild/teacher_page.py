@@ -267,8 +267,9 @@ IDEAS = {
         N_("The green dashboard"),
         N_("Tell availability from quality, and name the four layers of a harness."),
         N_("A health check sees whether an answer came back, never whether it can be "
-           "relied on. Reliability is availability times quality; the harness (limits, "
-           "checks, ladder, measurement) is what makes the second visible."),
+           "relied on. Reliability is availability times quality; the harness's four "
+           "layers (transport, limits, correction, degradation) and the measurement of "
+           "what they do are what make the second visible."),
         N_("The bot answers every request within seconds all week. Is it reliable?"),
         N_("We cannot tell: that is availability. Quality needs checks of our own: "
            "pass^k on our cases, the validator's rejections, a counter on each rung.")),
@@ -303,11 +304,11 @@ IDEAS = {
         N_("Two agents with the same pass^1: on alike tasks pass^8 is "
            "[[ch4_alike8:.1%]], on split tasks [[ch4_split8:.1%]], "
            "[[ch4_ratio8:.0f|time|times]] more. On τ-bench retail the paper reports pass^1 "
-           "of [[ch4_retail1:.2f]] falling to [[ch4_retail8:.2f]] at pass^8: published "
-           "numbers, not ones we measured."),
+           "of [[ch4_retail1:.2f]] and, for pass^8, under [[ch4_retail8:.0%]]: published "
+           "numbers, the second a bound, not ones we measured."),
         N_("Over τ-bench's retail tasks an agent succeeds in [[ch4_retail1:.0%]] of its "
            "runs. How often does it solve a task eight times in a row?"),
-        N_("Far less often: the paper reports pass^8 of [[ch4_retail8:.2f]], its number, "
+        N_("Far less often: the paper puts pass^8 under [[ch4_retail8:.0%]], its bound, "
            "not a measurement of ours. Chapter 4 treats the runs of one task as "
            "independent and puts the fall on how the tasks differ: alike tasks would "
            "give [[ch4_alike8:.1%]], split tasks [[ch4_split8:.1%]].")),

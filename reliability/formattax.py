@@ -44,7 +44,7 @@ from .i18n import N_
 from .numbers import words_for
 from .stats import Interval, wilson_interval
 
-__all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition",
+__all__ = ["REGIMES", "Regime", "Generator", "RegimeSimulation", "cell_partition", "split_tax",
            "FieldOrderToy", "OrderSimulation", "ORDERS"]
 
 #: The four regimes, in the order the chapter draws them.
@@ -225,6 +225,40 @@ def cell_partition(cells: int, significant: int, with_prompt: int,
     both = with_decoder - decoder_only
     return {"prompt_only": with_prompt - both, "prompt_and_decoder": both,
             "decoder_only": decoder_only, "not_significant": cells - significant}
+
+
+def split_tax(table) -> tuple[float, float]:
+    r"""The published accuracy gap split between the prompt and the decoder: returns
+    ``(prompt_tax, decoder_tax)`` as shares of answers.
+
+    ``table`` maps the rows of ``data/format_tax.csv`` to their values (its ``value``
+    column indexed by ``id``): ``accuracy_free`` and ``accuracy_constrained`` in percent,
+    ``drop_prompt`` and ``drop_decoder`` (the mean drops the study measures cell by
+    cell) in percentage points. The gap goes to each in the proportion of its drop,
+
+    .. math::  t_g = (a_0 - a_g)\,\frac{d_g}{d_p + d_g}, \qquad t_p = (a_0 - a_g) - t_g .
+    """
+    if not hasattr(table, "__getitem__"):
+        raise ValueError(f"table must map format_tax ids to values, got {table!r}")
+    values = {}
+    for key in ("accuracy_free", "accuracy_constrained", "drop_prompt", "drop_decoder"):
+        try:
+            values[key] = table[key]
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"table must have the row {key!r} (data/format_tax.csv)") \
+                from None
+    free = _validate.real("accuracy_free", float(values["accuracy_free"]), minimum=0.0,
+                          maximum=100.0)
+    constrained = _validate.real("accuracy_constrained",
+                                 float(values["accuracy_constrained"]), minimum=0.0,
+                                 maximum=free)
+    prompt = _validate.real("drop_prompt", float(values["drop_prompt"]), minimum=0.0)
+    decoder = _validate.real("drop_decoder", float(values["drop_decoder"]), minimum=0.0)
+    if prompt + decoder == 0:
+        raise ValueError("drop_prompt + drop_decoder must be > 0 to split the gap, got 0")
+    gap = (free - constrained) / 100
+    decoder_tax = gap * decoder / (prompt + decoder)
+    return gap - decoder_tax, decoder_tax
 
 
 # --- field order: a toy --------------------------------------------------------------------

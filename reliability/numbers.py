@@ -29,7 +29,8 @@ from decimal import Decimal
 from . import _language, _validate
 from ._language import N_, _
 
-__all__ = ["number", "percent", "points", "interval", "counted", "money", "fmt", "glued_text", "yes_no",
+__all__ = ["number", "percent", "points", "interval", "counted", "money", "day", "fmt",
+           "glued_text", "yes_no",
            "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING", "MINUS"]
 
 #: What a reader sees in place of nan or inf (an undefined rate, a division by zero).
@@ -193,6 +194,8 @@ def glued_text(text: str, format_spec: str = "") -> str:
     language's plural forms, so the noun agrees with whatever number the run glued:
     ``{glue:text}`ch2_n:d|step|steps``` reads "1 step", "10 steps";
     ``{glue:text}`ch2_n:d|шаг|шага|шагов``` reads «1 шаг», «21 шаг», «10 шагов».
+    A currency's code instead of the forms writes an amount by :func:`money`:
+    ``{glue:text}`ch7_cost:.2f|USD``` reads «0,05 долл.».
     """
     from ast import literal_eval
 
@@ -209,9 +212,18 @@ def glued_text(text: str, format_spec: str = "") -> str:
         value = float(value)
     elif kind == "s" and not forms:
         value = str(value)
+    if len(forms) == 1 and _CURRENCY.fullmatch(forms[0]):
+        # ``{glue:text}`cost:.2f|USD```: an amount, written by :func:`money`
+        found = _SPEC.match(spec)
+        digits = int(found["digits"]) if found and found["digits"] else 2
+        return money(float(value), forms[0], digits)
     if forms:
         return counted(value, *forms, format_spec=None if kind == "s" else spec)
     return fmt(value, spec)
+
+
+#: A currency's ISO code after a glued spec's "|": the value is an amount of money.
+_CURRENCY = re.compile(r"[A-Z]{3}")
 
 
 #: How a printed line says a yes-or-no outcome ("accepted: no", «принято: нет»).
@@ -303,16 +315,55 @@ def get_decimal_symbol(locale: str) -> str:
     return symbol(locale)
 
 
-def money(amount, currency: str = "USD") -> str:
-    """An amount of money, in cents: ``$1,234.50``, «1 234,50 $»."""
+def money(amount, currency: str = "USD", digits: int = 2) -> str:
+    """An amount of money with ``digits`` decimals (0 to 6): ``$1,234.50`` in English;
+    in Russian as the lesson writes dollars, «1 234,50 долл.», «0,05 долл.» (another
+    currency: Babel's «1 234,50 €»). The one place a page's amount gets its currency.
+
+    >>> money(1234.5), money(0.144, digits=3)
+    ('$1,234.50', '$0.144')
+    """
+    from babel import Locale
     from babel.numbers import format_currency
 
     amount = _real("amount", amount)
     currency = _validate.text("currency", currency)
+    digits = _validate.whole("digits", digits, minimum=0, maximum=6)
     if not math.isfinite(amount):
         return _language.gettext(NOT_A_NUMBER)
-    text = format_currency(Decimal(f"{amount:.2f}"), currency, locale=_locale())
+    if currency == "USD" and _locale() != "en":
+        # «0,05 долл.»: the lesson's way; Babel's «0,05 $» is not how Russian prose writes
+        return _("{amount} USD").format(amount=number(amount, digits))
+    # the locale's own pattern («#,##0.00 ¤», "¤#,##0.00") with ``digits`` decimals
+    standard = Locale.parse(_locale()).currency_formats["standard"].pattern
+    pattern = standard.replace("0.00", "0" + ("." + "0" * digits if digits else ""))
+    text = format_currency(Decimal(f"{amount:.{digits}f}"), currency, format=pattern,
+                           currency_digits=False, locale=_locale())
     return text.replace("-", MINUS, 1)   # a debt's sign, before or after the currency's
+
+
+#: How each language writes a calendar date in a message: English keeps ISO 8601, a
+#: Russian bank writes «03.11.2026» (CLDR patterns).
+_DATE_PATTERNS = {"en": "yyyy-MM-dd", "ru": "dd.MM.yyyy"}
+
+
+def day(value) -> str:
+    """A calendar date as a message in the page's language writes it: ``2026-11-03``,
+    «03.11.2026».
+
+    >>> import datetime
+    >>> day(datetime.date(2026, 11, 3))
+    '2026-11-03'
+    """
+    import datetime
+
+    if not isinstance(value, datetime.date) or isinstance(value, datetime.datetime):
+        raise ValueError(f"value must be a datetime.date, got {value!r}")
+    if _locale() == "en":
+        return value.isoformat()   # the light install (no Babel) writes English
+    from babel.dates import format_date
+
+    return format_date(value, _DATE_PATTERNS.get(_locale(), "short"), locale=_locale())
 
 
 def fmt(value, format_spec: str) -> str:

@@ -120,8 +120,14 @@ def _finite(value) -> bool:
 
 
 def _show(value) -> str:
-    return f"{value:,}".replace(",", "_") if isinstance(value, int) and value >= 10_000 \
-        else _localised(value) if isinstance(value, float) else str(value)
+    if isinstance(value, int) and value >= 10_000:
+        # English shows the literal a user can type back (20_000); a Russian box shows
+        # the number as the page writes numbers («20 000»)
+        from ._language import get_language
+        from .numbers import number
+
+        return f"{value:,}".replace(",", "_") if get_language() == "en" else number(value)
+    return _localised(value) if isinstance(value, float) else str(value)
 
 
 def _localised(value) -> str:

@@ -27,7 +27,9 @@ whole spread of :math:`p`, not on its mean :math:`\text{pass}^1 = \mathbb{E}[p]`
   pass^1..pass^K, and the range of pass^k (k > K) that *every* distribution of :math:`p`
   on [0, 1] reproducing those values allows;
 * :func:`estimator_variance`, :func:`half_width` and :func:`plan`: how many tasks and trials
-  give a pass^k interval of a wanted width.
+  give a pass^k interval of a wanted width;
+* :func:`resamples_within`: how many bootstrap resamples fit a budget of case draws (a
+  page that precomputes many settings).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from scipy.special import expit, gammaln, logit
 from scipy.stats import betabinom, binom
 
 from . import _validate
-from .i18n import N_, _, gettext
+from .i18n import N_, NP_, _, gettext
 from .numbers import counted, interval, number, percent
 from .stats import Interval, z_value
 
@@ -51,7 +53,7 @@ __all__ = ["pass_at_k", "pass_hat_k", "PassCurves", "curves", "PassEstimate",
            "from_counts", "from_outcomes", "TaskMix", "Fit", "fit_task_mix", "moment_bounds",
            "standard_error_bound", "extrapolate", "extrapolation_table",
            "extrapolation_summary", "estimator_variance", "half_width", "plan",
-           "published_table"]
+           "resamples_within", "published_table"]
 
 
 # --- pass@k and pass^k of one task from n trials ---------------------------------------
@@ -849,6 +851,10 @@ class Fit:
 
 
 # Marked for the catalogs: the family's name is a text cell of extrapolation_summary's table.
+#: τ-bench's two domains as a table's ``setting`` cell reads them: the data keep the
+#: paper's labels ("tau-retail"), a Russian reader meets the lesson's «розница».
+_SETTINGS = (NP_("setting", "tau-retail"), NP_("setting", "tau-airline"))
+
 _FAMILIES = (N_("Beta"), N_("Beta + never-solved share"), N_("Beta + always-solved share"))
 
 
@@ -1340,6 +1346,44 @@ def plan(mix: TaskMix, k: int, width: float, trials, confidence: float = 0.95) -
                                        / width ** 2)) for n in trials], dtype=np.int64)
     return {N_("trials"): trials, N_("tasks"): tasks, N_("runs"): tasks * trials}
 
+
+
+def resamples_within(resamples: int, tasks: int, draws: int = 100_000) -> int:
+    r"""Bootstrap resamples of ``tasks`` cases that stay within ``draws`` case draws.
+
+    A bootstrap over tasks draws :math:`T` cases per resample, so :math:`B` resamples cost
+    :math:`B\,T` draws. A page that precomputes many settings (a live explorer) keeps each
+    one to a budget :math:`D` of draws, resampling fewer times than the text when
+    :math:`B\,T > D`, never fewer than once:
+
+    .. math::
+
+        B' = \min\left(B,\ \max\left(1, \left\lfloor D / T \right\rfloor\right)\right)
+
+    Parameters
+    ----------
+    resamples : int
+        :math:`B`, the resamples wanted, ``>= 1``.
+    tasks : int
+        :math:`T`, the cases in one resample, ``>= 1``.
+    draws : int
+        :math:`D`, the case draws one setting may spend, ``>= 1``.
+
+    Returns
+    -------
+    int
+        :math:`B'`, equal to ``resamples`` when they fit the budget.
+
+    Examples
+    --------
+    >>> from reliability import passk
+    >>> passk.resamples_within(2000, 40), passk.resamples_within(2000, 200)
+    (2000, 500)
+    """
+    resamples = _validate.whole("resamples", resamples, minimum=1)
+    tasks = _validate.whole("tasks", tasks, minimum=1)
+    draws = _validate.whole("draws", draws, minimum=1)
+    return min(resamples, max(1, draws // tasks))
 
 # --- published numbers ------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from . import _validate
 from .i18n import N_, _
-from .numbers import fmt, words_for
+from .numbers import day as _day, fmt, words_for
 from .stats import wilson_interval
 from .validation import Records, RefundRequest, Verdict, validate_refund
 
@@ -121,14 +121,14 @@ def tariff_violations(refund: RefundRequest, tariff: Tariff) -> tuple:
     if in_force is None:
         first = next(iter(tariff.changes))
         return (_("no tariff was in force on {day}; the first tariff took effect on "
-                  "{first}").format(day=refund.charged_on.isoformat(),
-                                    first=first.isoformat()),)
+                  "{first}").format(day=_day(refund.charged_on),
+                                    first=_day(first)),)
     since, fee = in_force
     if refund.fee_charged != fee:
         return (_("fee charged {charged} is not the tariff in force on the charge date "
                   "{day}: that tariff is {fee}, in force since {since}").format(
-                      charged=_money(refund.fee_charged), day=refund.charged_on.isoformat(),
-                      fee=_money(fee), since=since.isoformat()),)
+                      charged=_money(refund.fee_charged), day=_day(refund.charged_on),
+                      fee=_money(fee), since=_day(since)),)
     return ()
 
 

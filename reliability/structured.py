@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
-from .i18n import N_, _
+from .i18n import N_, NP_, _, pgettext
 from .validation import _pydantic_message, _Shown
 
 __all__ = ["Answer", "LaxAnswer", "Check", "check", "feedback", "retry", "Attempt",
@@ -92,8 +92,15 @@ class Check:
         return self.form_ok and bool(self.content_ok)
 
 
+#: Where an error in no field of the schema is: the whole reply.
+_WHOLE_REPLY = NP_("error location", "reply")
+
+
 def _describe(error: dict) -> str:
-    where = ".".join(str(part) for part in error["loc"]) or _("reply")
+    # an error in no field is in the whole reply: Russian says «весь ответ», since
+    # «ответ:» would read as the schema's field "answer"
+    where = ".".join(str(part) for part in error["loc"]) or pgettext(
+        "error location", _WHOLE_REPLY)
     return f"{where}: {_pydantic_message(error)} [{error['type']}]"
 
 

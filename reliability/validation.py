@@ -176,6 +176,13 @@ def _money(value: Decimal) -> str:
     return fmt(float(f"{value:.2f}"), ".2f")
 
 
+def _day(value: date) -> str:
+    """A date as a message shows it, in the page's language (2026-11-03, «03.11.2026»)."""
+    from .numbers import day
+
+    return day(value)
+
+
 def rule_violations(refund: RefundRequest, records: Records) -> tuple:
     """Every business rule ``refund`` breaks, each as a message naming the value and what
     would be allowed. An empty tuple means the refund may go ahead.
@@ -196,12 +203,12 @@ def rule_violations(refund: RefundRequest, records: Records) -> tuple:
         return tuple(problems)  # the other rules would read another customer's records
     withheld = records.fees.get((refund.account, refund.charged_on))
     if withheld is None:
-        on_record = ", ".join(f"{day.isoformat()} ({_money(fee)})"
-                              for (acct, day), fee in sorted(records.fees.items())
+        on_record = ", ".join(f"{_day(when)} ({_money(fee)})"
+                              for (acct, when), fee in sorted(records.fees.items())
                               if acct == refund.account) or _("none")
         problems.append(_("no fee was withheld on account {account} on {day}; fees on "
                           "record: {on_record}").format(
-                              account=refund.account, day=refund.charged_on.isoformat(),
+                              account=refund.account, day=_day(refund.charged_on),
                               on_record=on_record))
     else:
         if refund.fee_charged != withheld:
@@ -209,7 +216,7 @@ def rule_violations(refund: RefundRequest, records: Records) -> tuple:
                               "{withheld} for account {account} on {day}").format(
                                   charged=_money(refund.fee_charged),
                                   withheld=_money(withheld), account=refund.account,
-                                  day=refund.charged_on.isoformat()))
+                                  day=_day(refund.charged_on)))
         if refund.amount > withheld:
             problems.append(_("refund amount {amount} exceeds the fee withheld "
                               "{withheld}; allowed 0 to {withheld}").format(
@@ -218,16 +225,16 @@ def rule_violations(refund: RefundRequest, records: Records) -> tuple:
     earliest = date.fromordinal(records.today.toordinal() - records.appeal_days)
     if age < 0:
         problems.append(_("charge date {day} is in the future; allowed {earliest} to "
-                          "{today}").format(day=refund.charged_on.isoformat(),
-                                            earliest=earliest.isoformat(),
-                                            today=records.today.isoformat()))
+                          "{today}").format(day=_day(refund.charged_on),
+                                            earliest=_day(earliest),
+                                            today=_day(records.today)))
     elif age > records.appeal_days:
         problems.append(_("the charge on {day} is {age} days old; refunds are allowed up "
                           "to {appeal_days} days after the charge, i.e. charges from "
                           "{earliest} to {today}").format(
-                              day=refund.charged_on.isoformat(), age=age,
-                              appeal_days=records.appeal_days, earliest=earliest.isoformat(),
-                              today=records.today.isoformat()))
+                              day=_day(refund.charged_on), age=age,
+                              appeal_days=records.appeal_days, earliest=_day(earliest),
+                              today=_day(records.today)))
     return tuple(problems)
 
 

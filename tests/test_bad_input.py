@@ -173,6 +173,13 @@ _TRIALS = __import__("os").path.join(__import__("tempfile").mkdtemp(), "trials.j
 _TRIAL_RECORDS = [{"arm": "baseline", "passed": True, "outcome": "success", "reason": None,
               "model": "m", "server": "s", "temperature": 0.7, "max_turns": 6,
               "max_tokens": 256}]
+#: Where reliability.lab.measure.measure_form's example appends its one call.
+_CALLS = __import__("os").path.join(__import__("tempfile").mkdtemp(), "calls.jsonl")
+_CALL_RECORDS = [{"arm": "prompted", "form": True, "content": False},
+                 {"arm": "grammar_enforced", "form": True, "content": True}]
+#: One finished trial as measure() writes it, for stored_rows.
+_STORED_TRIALS = [dict(_TRIAL_RECORDS[0], index=0, model_sha256="", server_version="",
+                       seed=0, timeout=5.0, finished="2026-12-07T00:00:00Z")]
 #: A figure function's other medium (the examples draw for a slide or the PDF's page;
 #: a phone is the default).
 _MEDIA = {"medium": ["phone"]}
@@ -345,6 +352,8 @@ REGISTRY = {
         mix=MIX, k=2, tasks=100, trials=4, confidence=0.9), arrays=("tasks",)),
     "reliability.passk.plan": Entry(lambda: passk.plan, dict(mix=MIX, k=2, width=0.05, trials=4,
                                                              confidence=0.9), arrays=("trials",)),
+    "reliability.passk.resamples_within": Entry(lambda: passk.resamples_within, dict(
+        resamples=2000, tasks=40, draws=100_000)),
     "reliability.passk.published_table": Entry(lambda: passk.published_table, dict(
         table=__import__("reliability.datasets").datasets.load("tau_bench"))),
     "reliability.passk.extrapolation_table": Entry(lambda: passk.extrapolation_table, dict(
@@ -485,6 +494,9 @@ REGISTRY = {
         what="valid", confidence=0.9)),
     "reliability.formattax.cell_partition": Entry(lambda: formattax.cell_partition, dict(
         cells=20, significant=8, with_prompt=5, with_decoder=6, decoder_only=3)),
+    "reliability.formattax.split_tax": Entry(lambda: formattax.split_tax, dict(
+        table={"accuracy_free": 60, "accuracy_constrained": 50, "drop_prompt": 3,
+               "drop_decoder": 1})),
     "reliability.formattax.FieldOrderToy": Entry(lambda: formattax.FieldOrderToy, dict(
         digits=4, step_error=0.02, budget=1)),
     "reliability.formattax.FieldOrderToy.accuracy": Entry(lambda: formattax.FieldOrderToy().accuracy,
@@ -728,7 +740,9 @@ REGISTRY = {
     "reliability.numbers.counted": Entry(lambda: _counted, dict(n=3, format_spec=",d"),
                                          ok=dict(n=_a_whole_number, format_spec=[None])),
     "reliability.numbers.money": Entry(lambda: numbers_module.money, dict(
-        amount=1234.5, currency="USD"), ok=dict(amount=_not_finite)),
+        amount=1234.5, currency="USD", digits=2), ok=dict(amount=_not_finite)),
+    "reliability.numbers.day": Entry(lambda: numbers_module.day, dict(
+        value=datetime.date(2026, 11, 3))),
     "reliability.numbers.fmt": Entry(lambda: numbers_module.fmt, dict(
         value=0.5, format_spec=".1%"), anything=("value",), ok=dict(format_spec=[None])),
     "reliability.numbers.glued_text": Entry(lambda: numbers_module.glued_text, dict(
@@ -800,6 +814,17 @@ REGISTRY = {
         concurrency=1, post=_POST, progress=None), ok={"arms": [None], "post": [None], "progress": [None]}),
     "reliability.lab.measure.summary": Entry(lambda: measure.summary, dict(
         records=_TRIAL_RECORDS, confidence=0.95)),
+    "reliability.lab.measure.measure_form": Entry(lambda: measure.measure_form, dict(
+        endpoint=measure.Endpoint("http://x.invalid/v1", "m"), path=_CALLS, calls=1,
+        temperature=0.7, seed=0, max_tokens=64, timeout=5.0, post=_POST, progress=None),
+        ok={"post": [None], "progress": [None]}),
+    "reliability.lab.measure.form_summary": Entry(lambda: measure.form_summary, dict(
+        records=_CALL_RECORDS, confidence=0.95)),
+    "reliability.lab.measure.stored_rows": Entry(lambda: measure.stored_rows, dict(
+        records=_STORED_TRIALS)),
+    "reliability.lab.measure.stored_records": Entry(lambda: measure.stored_records, dict(
+        rows=[{"arm": "baseline", "ending": "no_submit", "endpoint_error": False,
+               "passed": False, "value": 2}])),
     # lab.rig
     "reliability.lab.rig.StageMirror": Entry(lambda: rig.StageMirror, dict(
         stage="S1", label="l", model="m", trials=10, rig_gap=1.0, rig_low=-1.0, rig_high=3.0,

@@ -296,8 +296,14 @@ def test_the_api_pages_document_the_key_functions_in_both_editions(built_book):
                 assert f'href="api/{stem}.html#reliability.{name}"' in index, (stem, name)
             assert '<div class="api-module docutils container" lang="en">' in page, stem
             assert page.count("mjx-container") >= 5, stem  # the docstrings' formulas
+            # each module's introduction (its docstring) in the edition's language, outside
+            # the English block: the Russian page's are the catalog's translations
+            intros = re.findall(r'<div class="api-intro docutils container">(.*?)</div>',
+                                page, flags=re.S)
+            assert intros, stem
             if edition != html:
                 assert "оставлены на английском" in page, stem
+                assert all(re.search("[а-я]{4}", intro) for intro in intros), stem
         # every name of every module's __all__ is in the index, and its link resolves
         links = re.findall(r'<a class="reference internal" href="api/(\w+)\.html#'
                            r'(reliability[\w.]+)"', index)

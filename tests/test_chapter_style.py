@@ -307,3 +307,87 @@ def test_the_import_check_finds_each_kind_of_break():
                    "import reliability.figures.chain",
                    "from reliability.notebook import table as show_table"):
         assert len(import_problems(imports(source))) == 1, source
+
+
+GLUED = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
+PERCENTAGE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%")
+#: Percentages that are definitions, not results: the confidence level every interval
+#: of the book is drawn at ("95% Wilson interval", «95%-й интервал») and a range's zero.
+DEFINITIONS = {"95", "0"}
+
+
+def typed_percentages(cells) -> list[tuple[int, str]]:
+    """(markdown cell, percentage) for each percentage prose types instead of gluing: a
+    number typed by hand does not follow the chapter's parameters or the other edition's
+    formatter when they change."""
+    found = []
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        prose = GLUED.sub("", "".join(cell["source"]))
+        found += [(i, m.group(0)) for m in PERCENTAGE.finditer(prose)
+                  if re.sub(r"\s|%", "", m.group(0)) not in DEFINITIONS]
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_prose_types_no_percentage_it_could_glue(path):
+    typed = typed_percentages(json.loads(path.read_text())["cells"])
+    assert not typed, f"(markdown cell, percentage) typed in prose; glue it: {typed[:5]}"
+
+
+def test_the_percentage_check_finds_a_typed_share_and_spares_definitions():
+    def prose(source):
+        return {"cell_type": "markdown", "source": source}
+
+    cells = [prose("A model starts at 90% and fixes 30,5 % of wrong ones; CPT(50%)."),
+             prose("Its 95% Wilson interval, «95%-й интервал», from 0% to "
+                   "{glue:text}`ch_top:.0%`; {glue:text}`ch_share:.1%` of runs."),
+             {"cell_type": "code", "source": "print('80%')", "outputs": []}]
+    assert typed_percentages(cells) == [(0, "90%"), (0, "30,5 %"), (0, "50%")]
+
+
+HEADER = re.compile(r'class="col_heading[^"]*"\s*>([^<]*)</th>')
+#: Keys the package's frames name their columns by, which a reader should never see as a
+#: header: the table shows words for them (reliability.notebook.tables.HEADERS).
+CODE_KEYS = {"closed", "rate", "low", "high"}
+
+
+def code_headers(cells) -> list[str]:
+    """The headers of the stored tables that show a code key instead of words: one of
+    CODE_KEYS, or a name with an underscore (``closed_attempts``)."""
+    found = []
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            found += [h for h in HEADER.findall(html)
+                      if h.strip() in CODE_KEYS or re.fullmatch(r"[a-z]+(_[a-z]+)+", h.strip())]
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_table_headers_are_words_not_code_keys(path):
+    """ch03 once headed its tables "closed" and "closed attempts" where the reader needs
+    "closed form" (issue 41)."""
+    found = code_headers(json.loads(path.read_text())["cells"])
+    assert not found, f"table headers that are code keys: {sorted(set(found))}"
+
+
+def test_the_header_check_finds_a_code_key():
+    html = ('<th class="col_heading level0 col2" >closed</th>'
+            '<th class="col_heading level0 col3" >closed form</th>'
+            '<th class="col_heading level0 col4" >mean_attempts</th>')
+    cells = [{"cell_type": "code", "outputs": [{"data": {"text/html": html}}]}]
+    assert code_headers(cells) == ["closed", "mean_attempts"]
+
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS if p.parent.parent.name == "ru"],
+                         ids=[i for i in IDS if i.startswith("ru-")])
+def test_russian_chapters_cite_authors_as_the_references_page_does(path):
+    """The Russian references page labels an entry «Huang и др., 2024» (the bibliography's
+    "et al." translated); prose, printed lines and figure labels name authors the same way,
+    not «Huang et al.» (issue 41)."""
+    cells = json.loads(path.read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells)
+    assert "et al." not in text, re.findall(r".{0,30}et al\..{0,10}", text)[:3]

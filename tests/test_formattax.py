@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reliability.formattax import (ORDERS, REGIMES, FieldOrderToy, Generator,
-                                   cell_partition)
+                                   cell_partition, split_tax)
 from reliability.stats import binomial_standard_error
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -151,6 +151,33 @@ def test_cell_partition_refuses_counts_that_do_not_add_up():
         cell_partition(10, 11, 5, 5, 1)
     with pytest.raises(ValueError, match="decoder_only"):
         cell_partition(72, 39, 36, 2, 3)
+
+
+def test_the_published_gap_splits_in_the_proportion_of_the_cell_drops():
+    v = _tax()
+    prompt_tax, decoder_tax = split_tax(v)
+    # the two shares add up to the whole gap, and stand to each other as the drops do
+    assert prompt_tax + decoder_tax == pytest.approx(
+        (v.accuracy_free - v.accuracy_constrained) / 100)
+    assert decoder_tax / prompt_tax == pytest.approx(v.drop_decoder / v.drop_prompt)
+    assert 0 < decoder_tax < prompt_tax
+    # by hand: a 10 pp gap with drops of 3 and 1 pp is 7.5 pp for the prompt, 2.5 for
+    # the decoder
+    assert split_tax({"accuracy_free": 60, "accuracy_constrained": 50, "drop_prompt": 3,
+                      "drop_decoder": 1}) == pytest.approx((0.075, 0.025))
+
+
+def test_split_tax_refuses_a_table_it_cannot_split():
+    good = {"accuracy_free": 60, "accuracy_constrained": 50, "drop_prompt": 3,
+            "drop_decoder": 1}
+    with pytest.raises(ValueError, match="row 'drop_decoder'"):
+        split_tax({k: v for k, v in good.items() if k != "drop_decoder"})
+    with pytest.raises(ValueError, match="accuracy_constrained"):
+        split_tax({**good, "accuracy_constrained": 70})
+    with pytest.raises(ValueError, match="drop_prompt \\+ drop_decoder"):
+        split_tax({**good, "drop_prompt": 0, "drop_decoder": 0})
+    with pytest.raises(ValueError, match="table must map"):
+        split_tax(42)
 
 
 # --- the field-order toy -----------------------------------------------------------------

@@ -53,6 +53,22 @@ def _competent(messages, *, submits=True):
     return {"role": "assistant", "content": f"The total is {total}."}
 
 
+def _form_reply(payload):
+    """A model whose free calls break half the time (an even seed: prose around the
+    JSON) and are right otherwise; under a grammar its form always holds, but from the
+    second step on it gets the arguments wrong (the zone of another record, a zero)."""
+    turns = len(payload["messages"])  # system and question, then two more a step
+    step = ("get_order", "get_ship_rate", "submit_answer")[(turns - 2) // 2]
+    right = {"get_order": {"order_id": "A-1001"}, "get_ship_rate": {"zone": "B"},
+             "submit_answer": {"value": 158}}[step]
+    if "response_format" in payload:
+        wrong = {"get_order": right, "get_ship_rate": {"zone": "A"},
+                 "submit_answer": {"value": 0}}[step]
+        return json.dumps({"name": step, "arguments": wrong})
+    call = json.dumps({"name": step, "arguments": right})
+    return f"Sure! Here is the call: {call}" if payload["seed"] % 2 == 0 else call
+
+
 #: What the scripted endpoint does, by model name; "mixed" picks one by the trial's seed.
 BEHAVIOURS = ("good", "500", "slow", "garbage", "overflow", "bad_arguments")
 
@@ -77,6 +93,12 @@ class _Handler(BaseHTTPRequestHandler):
         payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append(payload)
         assert payload["max_tokens"] > 0 and "seed" in payload
+        # what llama.cpp's Python server needs (a failed assertion drops the connection,
+        # and the trial ends as a connection error): tool_choice said, or it shows the
+        # model no tools; an assistant message's content as text, never missing or null
+        assert "tools" not in payload or payload["tool_choice"] == "auto"
+        assert all(isinstance(m.get("content"), str) for m in payload["messages"]
+                   if m["role"] == "assistant")
         with self.server.lock:
             self.server.busy += 1
             self.server.most = max(self.server.most, self.server.busy)
@@ -89,6 +111,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, payload):
         time.sleep(self.delay)
         model = payload["model"]
+        if "tools" not in payload:  # the form-against-content mode asks for a JSON call
+            content = _form_reply(payload)
+            return self._send(200, json.dumps({"choices": [{"message": {
+                "role": "assistant", "content": content}}]}).encode())
         if model == "mixed":
             model = BEHAVIOURS[payload["seed"] % len(BEHAVIOURS)]
         if model == "500":
@@ -260,3 +286,73 @@ def test_bad_settings_are_refused_before_any_request(endpoint, tmp_path):
     with pytest.raises(ValueError, match="url must start with http"):
         m.Endpoint("localhost:8080", "good")
     assert server.requests == [] and not (tmp_path / "x.jsonl").exists()
+
+
+def test_form_against_content_counts_what_parses_and_what_is_right(endpoint, tmp_path):
+    server, url = endpoint
+    path = tmp_path / "form.jsonl"
+    records = m.measure_form(m.Endpoint(url, "sloppy"), path, calls=12)
+    assert _lines(path) == records and len(records) == 24
+    # the same call, seed and prompt in both arms; only the grammar differs
+    asked = {}
+    for payload in server.requests:
+        arm = "grammar_enforced" if "response_format" in payload else "prompted"
+        asked.setdefault(payload["seed"], {})[arm] = payload
+    for pair in asked.values():
+        assert pair["prompted"]["messages"] == pair["grammar_enforced"]["messages"]
+        schema = pair["grammar_enforced"]["response_format"]["schema"]
+        assert [o["properties"]["name"]["const"] for o in schema["anyOf"]] == [
+            "get_order", "get_ship_rate", "submit_answer"]
+    free = [r for r in records if r["arm"] == "prompted"]
+    strict = [r for r in records if r["arm"] == "grammar_enforced"]
+    odd = sum(r["model_seed"] % 2 for r in free)
+    assert 0 < odd < 12
+    assert [r["form"] for r in free] == [r["content"] for r in free] == [
+        bool(r["model_seed"] % 2) for r in free]
+    assert {r["reason"] for r in free if not r["form"]} == {"not_json"}
+    assert all(r["form"] for r in strict)
+    assert [r["content"] for r in strict] == [r["step"] == "get_order" for r in strict]
+    assert {r["reason"] for r in strict if not r["content"]} == {"wrong_call"}
+    lines = m.form_summary(records)
+    assert lines[0] == (f"schema in the prompt: valid form {odd} of 12, "
+                        f"{100 * odd / 12:.1f}% [") + lines[0].split("% [", 1)[1]
+    assert lines[1].startswith("schema enforced by the grammar: valid form 12 of 12, "
+                               "100.0% [75.8%, 100.0%]; right call 4 of 12, 33.3% [")
+    form_gap, content_gap = lines[2], lines[3]
+    pp = lambda x: f"{x:+.1f}".replace("-", "\u2212")  # the page's minus sign
+    assert form_gap.startswith("valid form: schema enforced by the grammar vs schema in "
+                               f"the prompt: {pp(100 * (12 - odd) / 12)} pp [")
+    assert content_gap.startswith("right call: schema enforced by the grammar vs schema "
+                                  f"in the prompt: {pp(100 * (4 - odd) / 12)} pp [")
+    for line in (form_gap, content_gap):
+        assert line.endswith(("a result", "a null"))
+    with language("ru"):
+        ru = m.form_summary(records)
+    assert ru[1].startswith("схема, навязанная грамматикой: верная форма 12 из 12, 100,0% [")
+    # a rerun asks nothing again; a file of another mode is refused
+    before = len(server.requests)
+    m.measure_form(m.Endpoint(url, "sloppy"), path, calls=12)
+    assert len(server.requests) == before
+    with pytest.raises(ValueError, match="path .* another run"):
+        m.measure(m.Endpoint(url, "sloppy"), path, trials=1, max_turns=1)
+    with pytest.raises(ValueError, match="calls must be"):
+        m.measure_form(m.Endpoint(url, "sloppy"), tmp_path / "y.jsonl", calls=0)
+
+
+def test_the_stored_table_gives_the_summary_the_run_printed(endpoint, tmp_path):
+    import pandas as pd
+
+    _, url = endpoint
+    trials = m.measure(m.Endpoint(url, "mixed"), tmp_path / "t.jsonl", trials=6,
+                       arms=["baseline", "submit_nudge"], timeout=0.5)
+    calls = m.measure_form(m.Endpoint(url, "sloppy"), tmp_path / "f.jsonl", calls=6)
+    for records, summarise in ((trials, m.summary), (calls, m.form_summary)):
+        path = tmp_path / "stored.csv"
+        pd.DataFrame(m.stored_rows(records)).to_csv(path, index=False)
+        table = pd.read_csv(path)
+        assert summarise(m.stored_records(table)) == summarise(records)
+        assert table["value"].sum() == len(records)
+        assert table["model"].eq(records[0]["model"]).all()  # every row names its run
+        assert table["command"].str.startswith("python -m reliability.lab.measure").all()
+    with pytest.raises(ValueError, match="records must come from one run"):
+        m.stored_rows(trials + [dict(trials[0], temperature=0.1)])

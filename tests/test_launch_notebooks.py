@@ -338,7 +338,7 @@ def test_run_all_shows_no_solution(path):
 @pytest.mark.parametrize("path", BOTH, ids=BOTH_IDS)
 def test_exercises_are_numbered_and_solutions_folded(path):
     _ = translator(_language(path), "launch_notebooks")
-    chapter = "".join(_source(c) for c in json.loads(path.read_text())["cells"])
+    chapter = "\n".join(_source(c) for c in json.loads(path.read_text())["cells"])
     markdown = "\n".join(_source(c) for c in _launch(path)["cells"]
                          if c["cell_type"] == "markdown")
     exercises = len(re.findall(r"^[`:]{3,}\{exercise\}", chapter, re.M))

@@ -403,3 +403,32 @@ def test_the_minus_check_finds_a_hyphen_and_spares_ranges_dates_and_names():
     for right in ("gap \u22122.4", "pages 78-95", "2024-06-20", "gpt-4o", "GPT-4.5",
                   "1 - e^A", "k-subsets", "x_range"):
         assert not _problems(right, rule), right
+
+
+def test_money_reads_as_the_lesson_writes_dollars_and_english_is_unchanged():
+    assert numbers.money(1234.5) == "$1,234.50"
+    assert numbers.money(0.144, digits=3) == "$0.144"
+    assert numbers.glued_text("0.05", ".2f") == "0.05"   # the English page types "USD"
+    with i18n.language("ru"):
+        assert numbers.money(1234.5) == f"1{NBSP}234,50 долл."
+        assert numbers.glued_text("0.05", ".2f|USD") == "0,05 долл."
+        assert numbers.glued_text("0.144", ".3f|USD") == "0,144 долл."
+        assert numbers.money(2, "EUR") == f"2,00{NBSP}€"
+
+
+def test_a_bank_message_writes_dates_as_its_language_does():
+    from datetime import date
+
+    from reliability.validation import Records, RefundRequest, rule_violations
+
+    records = Records(customer_accounts={"40817-0042"},
+                      fees={("40817-0042", date(2026, 11, 3)): "900.00"},
+                      today=date(2026, 12, 2))
+    refund = RefundRequest(account="40817-0042", charged_on=date(2026, 11, 3),
+                           fee_charged="1200.00", amount="900.00")
+    english = " ".join(rule_violations(refund, records))
+    assert "2026-11-03" in english and "03.11.2026" not in english
+    with i18n.language("ru"):
+        russian = " ".join(rule_violations(refund, records))
+        assert numbers.day(date(2025, 7, 1)) == "01.07.2025"
+    assert "03.11.2026" in russian and "2026-11-03" not in russian, russian

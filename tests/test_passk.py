@@ -567,3 +567,34 @@ def test_extrapolation_table_refuses_bad_input():
         extrapolation_table(board, 0)
     with pytest.raises(ValueError, match="frame"):
         extrapolation_summary(pd.DataFrame({"a": [1]}))
+
+
+def test_resamples_within_keeps_a_setting_to_its_budget_of_case_draws():
+    # within the budget the text's resamples stand; past it, as many as fit, at least one
+    assert passk.resamples_within(2000, 40) == 2000
+    assert passk.resamples_within(2000, 200) == 500
+    assert passk.resamples_within(2000, 200, draws=1_000) == 5
+    assert passk.resamples_within(2000, 10**6) == 1
+    for tasks in (1, 7, 49, 50, 51, 999):
+        fewer = passk.resamples_within(2000, tasks, draws=100)
+        assert fewer == 2000 or fewer * tasks <= 100 or fewer == 1
+
+
+@pytest.mark.parametrize("args, word", [((0, 40), "resamples"), ((2000, 0), "tasks"),
+                                        ((2000, 40, 0), "draws"), ((2.5, 40), "resamples")])
+def test_resamples_within_refuses_bad_input_naming_it(args, word):
+    with pytest.raises(ValueError, match=word):
+        passk.resamples_within(*args)
+
+
+def test_chapter_4_spends_its_explorer_budget_through_the_package():
+    """The hidden glue cell and the visible explorer cell once each typed the rule; both
+    now call one function, so the prose and the explorer cannot disagree about it."""
+    import json
+    from pathlib import Path
+
+    chapter = Path(__file__).resolve().parent.parent / "chapters" / "04_pass_k.ipynb"
+    code = ["".join(c["source"]) for c in json.loads(chapter.read_text())["cells"]
+            if c["cell_type"] == "code"]
+    assert not [c for c in code if "// tasks" in c]
+    assert sum("resamples_within(resamples, tasks)" in c for c in code) == 2

@@ -513,14 +513,7 @@ def _key_figures():
 
     for language in EDITIONS:
         for name in slides.KEYS:
-            marks = ()
-            if (language, name) == ("ru", "lab"):
-                # found by this test: chapter 9's failure ladder has no room on a 2:1
-                # slide for its Russian notes, which wrap to two lines and run into
-                # each other; strict, so the test says when a fix makes it read
-                marks = pytest.mark.xfail(strict=True, reason="chapter 9's failure "
-                                          "ladder on a Russian slide: notes overlap")
-            yield pytest.param(language, name, marks=marks, id=f"{language}-{name}")
+            yield pytest.param(language, name, id=f"{language}-{name}")
 
 
 @pytest.mark.parametrize("language, name", list(_key_figures()))

@@ -73,3 +73,57 @@ def test_the_check_finds_an_avoided_word(tmp_path):
                       encoding="utf-8")
     texts = [text for _, text in translations(sample)]
     assert any(re.search("шлюз", text) for text in texts)
+
+
+#: Words a Russian reader once met for one concept, each of which the glossary of record
+#: must now refuse (the Russian review of December 2026), with the term that replaces it.
+OLD_FORMS = [
+    ("для проверки здоровья верный и неверный ответ", "health-check"),
+    ("Проверка работоспособности видит, пришёл ли ответ", "health-check"),
+    ("в замкнутой форме кейс принимается", "замкнутая формула"),
+    ("содержат свою замкнутую форму", "замкнутая формула"),
+    ("дать незаметно неверный результат", "тихо неверный"),
+    ("доля галлюцинаторных вызовов", "галлюцинированн"),
+    ("один тестовый пример сдвигает оценку", "кейс"),
+    ("FM-1.3 Повторение шага", "дублирование шага"),
+    ("повтор шага — 15,7%", "дублирование шага"),
+    ("три признака петли (повторение, нет прогресса, осцилляция)", "отсутствие прогресса"),
+    ("87,5% по Relevance (95% Уилсона от 64,0%", "95%-й интервал Уилсона"),
+    ("столбцы: симуляция, интервал 95%", "95%-й интервал"),
+    ("доля принятых прогонов (95%, Уилсон)", "95%-й интервал Уилсона"),
+    ("ответ первым: симуляция [95%]", "95%-й интервал"),
+    ("tau-retail: четыре значения задают pass^8", "розница"),
+    ("клиентов магазина (tau-retail) и авиакомпании (tau-airline)", "авиакомпания"),
+]
+
+
+@pytest.mark.parametrize("old, term", OLD_FORMS, ids=[t for _, t in OLD_FORMS])
+def test_each_old_form_is_refused(old, term):
+    rows = glossary()
+    matched = [english for english, russian, avoided in rows
+               for pattern in avoided if re.search(pattern, old, re.IGNORECASE)]
+    assert matched, f"«{old}»: no row of the Terms table refuses it (the book says «{term}»)"
+    assert any(term.lower() in russian.lower() for english, russian, _ in rows
+               if english in matched), (old, matched)
+
+
+def test_code_keys_are_not_mistaken_for_words():
+    # a chapter's code looks the data up by the paper's labels; only prose is refused
+    rows = glossary()
+    code = 'head[\\"tau-retail\\", 1], exact[\\"tau-airline\\"], head[\'tau-retail\', 8]'
+    assert not [p for _, _, avoided in rows for p in avoided if re.search(p, code)]
+
+
+def test_the_package_says_the_lessons_words():
+    from reliability import i18n
+    from reliability.figures import budgets
+    from reliability.numbers import said
+    from reliability.passk import _SETTINGS  # noqa: F401 (registers the cells' words)
+
+    with i18n.language("ru"):
+        assert said("repeat") == "повтор"
+        assert said("no_progress") == "отсутствие прогресса"
+        assert "FM-1.3 Дублирование шага" in [i18n.translate(label)
+                                              for label in budgets.LABELS]
+        assert i18n.pgettext("setting", "tau-retail") == "розница"
+        assert i18n.pgettext("setting", "tau-airline") == "авиакомпания"

@@ -150,7 +150,9 @@ def _code_catalogs():
 @pytest.mark.parametrize("path", _code_catalogs(), ids=lambda p: p.stem)
 def test_package_strings_keep_their_placeholders(path):
     for message in catalogs.read_catalog(path):
-        if message.id and message.string:
+        # a module's docstring (an API page's introduction) is reStructuredText, never
+        # formatted: its braces are LaTeX's, not placeholders
+        if message.id and message.string and message.context != catalogs.API_INTRO:
             assert _fields(str(message.string)) == _fields(str(message.id)), (
                 f"{path.name}: {str(message.id)!r} -> {str(message.string)!r}")
 
@@ -471,3 +473,43 @@ def test_the_thousands_check_finds_english_separators_and_spares_decimals():
     assert _ENGLISH_THOUSANDS.findall("не больше 2,000 прогонов; 400,000 или 1,234,567")\
         == ["2,000", "400,000", "1,234,567"]
     assert _ENGLISH_THOUSANDS.findall("0,920; 2 000; 79,4; 1,5; 12,25") == []
+
+
+def _api_page():
+    """book/_ext/api_page.py, the Sphinx extension that writes the API pages."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("api_page",
+                                                  ROOT / "book" / "_ext" / "api_page.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rst_prose(text: str) -> str:
+    """A docstring's reStructuredText with what is not prose taken out: display maths
+    (a ``.. math::`` block), roles (:func:`curves`, :math:`p`), inline literals and
+    quotations."""
+    text = re.sub(r"^\.\. math::.*?(?=\n\S|\Z)", " ", text, flags=re.S | re.M)
+    text = re.sub(r":[\w:]+:`[^`]*`|``[^`]*``", " ", text)
+    return re.sub(r"«[^»]*»|\"[^\"]*\"", " ", text)
+
+
+@pytest.mark.parametrize("module", sorted(catalogs.api_modules()))
+def test_the_russian_api_pages_introduce_each_module_in_russian(module):
+    """An API page opens each module's entries with the module's docstring in the page's
+    language (book/_ext/api_page.py): the Russian edition's comes from the package's
+    catalog and leaves no English sentence. (The functions' own docstrings stay English in
+    both editions, in a block marked lang="en", and the Russian page says so.)"""
+    api_page = _api_page()
+    assert api_page.API_INTRO == catalogs.API_INTRO
+    english = api_page.introduction(module, "en")
+    russian = api_page.introduction(module, "ru")
+    assert english and russian != english, f"{module}: its introduction is not translated"
+    left = catalogs.english_phrases(rst_prose(russian))
+    assert not left, f"{module}: English left in its Russian introduction: {left[:5]}"
+    # the translation keeps the markup: every role (links, inline maths) and display maths
+    markup = re.compile(r":[\w:]+:`[^`]*`|^\.\. math::.*?(?=\n\S|\Z)", re.S | re.M)
+    assert sorted(markup.findall(russian)) == sorted(markup.findall(english)), module
+    assert catalogs.english_phrases(rst_prose("A task set is a population of tasks, "
+                                              "each with its own chance :math:`p`."))

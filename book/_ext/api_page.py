@@ -20,8 +20,10 @@ The reference is split into one page a part of the package (book/api/): on one p
 it; the index keeps the whole package a click away.
 
 Both write a block marked ``lang="en"``: the docstrings are English in both editions, and
-the Russian pages say so. The modules are imported from this checkout, not from whatever
-copy the build's Python has.
+the Russian pages say so. A module's own docstring, its page's introduction to it, comes
+first and in the page's language: the Russian edition takes it from the package's catalog
+(``reliability/locale/ru/<module>.po``, context :data:`API_INTRO`). The modules are
+imported from this checkout, not from whatever copy the build's Python has.
 """
 
 from __future__ import annotations
@@ -87,23 +89,59 @@ class _ReStructuredText(SphinxDirective):
     def source(self) -> str:
         raise NotImplementedError
 
-    def run(self) -> list[nodes.Node]:
+    def parsed(self, source: str, classes: list[str]) -> nodes.container:
         document = new_document(self.get_source_info()[0], self.state.document.settings)
         document.reporter = self.state.document.reporter
         document.note_source(*self.get_source_info())
-        Parser().parse(self.source(), document)
-        # docutils writes the class language-en as the attribute lang="en"
-        block = nodes.container(classes=[self.block_class, "language-en"])
+        Parser().parse(source, document)
+        block = nodes.container(classes=classes)
         block += document.children
-        return [block]
+        return block
+
+    def run(self) -> list[nodes.Node]:
+        # docutils writes the class language-en as the attribute lang="en"
+        return [self.parsed(self.source(), [self.block_class, "language-en"])]
+
+
+#: The context of a module's docstring in the package's catalogs (the same string as
+#: bookbuild.catalogs.API_INTRO, which extracts it; tests/test_translation.py checks).
+API_INTRO = "API page: the module's introduction"
+
+
+def introduction(module_name: str, language: str) -> str:
+    """The module's docstring in ``language``: the introduction its API page opens with
+    (the English docstring when the catalog has no translation)."""
+    text = inspect.getdoc(importlib.import_module(module_name)) or ""
+    if text and language != "en":
+        from reliability import i18n
+
+        with i18n.language(language):
+            text = i18n.pgettext(API_INTRO, text)
+    return text
 
 
 class ApiModule(_ReStructuredText):
+    """The module's introduction (its docstring, translated in the Russian edition) in
+    the page's language, then its members' docstrings in an English block."""
+
     required_arguments = 1
     block_class = "api-module"
 
     def source(self) -> str:
         return f".. automodule:: {self.arguments[0]}\n   :members:\n"
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0]
+        text = introduction(name, self.env.config.language or "en")
+        intro = [self.parsed(f".. py:currentmodule:: {name}\n\n{text}\n", ["api-intro"])
+                 ] if text else []
+        return intro + super().run()
+
+
+def _without_module_docstring(app, what, name, obj, options, lines) -> None:
+    # ApiModule shows the module's docstring itself, in the page's language
+    if what == "module":
+        lines.clear()
 
 
 class ApiIndex(_ReStructuredText):
@@ -120,4 +158,5 @@ def setup(app):
     app.setup_extension("sphinx.ext.napoleon")
     app.add_directive("api-module", ApiModule)
     app.add_directive("api-index", ApiIndex)
+    app.connect("autodoc-process-docstring", _without_module_docstring)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

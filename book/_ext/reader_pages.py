@@ -682,6 +682,26 @@ def sphinx_words_in_language(app, exception):
         page.write_text(after, encoding="utf-8")
 
 
+#: Sphinx's own words that its catalog of the language leaves in English, which the
+#: index and the API pages show: «rate (свойство reliability.passk.Fit)», not
+#: «(… property)». Added to Sphinx's catalog before the pages are read.
+SPHINX_INDEX_WORDS = (N_("%s (%s property)"), N_("%s (type alias in %s)"))
+
+
+def sphinx_index_words_in_language(app):
+    if _language(app) == "en":
+        return
+    from sphinx import locale
+
+    catalog = getattr(locale.translators.get(("general", "sphinx")), "_catalog", None)
+    if catalog is None:
+        return
+    _ = _translator(app)
+    for english in SPHINX_INDEX_WORDS:
+        if _(english) != english and not catalog.get(english):
+            catalog[english] = _(english)
+
+
 #: Accessible names that say what a reader sees (axe-core's label-content-name-mismatch,
 #: label and aria-required-children rules; tests/test_browser.py runs axe on every page):
 #: the theme's search buttons and the hidden-code toggles are named by their own visible
@@ -769,6 +789,7 @@ def setup(app):
     # after sphinx-book-theme has read `repository` from the config (default priority 500)
     app.connect("config-inited", repository_substitutions, priority=900)
     app.connect("doctree-resolved", run_this_chapter)
+    app.connect("builder-inited", sphinx_index_words_in_language)
     app.connect("build-finished", no_fontawesome_script)
     app.connect("build-finished", prerendered_maths)
     app.connect("build-finished", theme_words_in_language)

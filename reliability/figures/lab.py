@@ -107,9 +107,12 @@ def ladder_table(rows) -> list[dict]:
     return table
 
 
-def _ladder_panel(ax, rows: list, width: float, *, first: bool) -> None:
+def _ladder_panel(ax, rows: list, width: float, *, first: bool,
+                  compact: bool = False) -> None:
     """The failures ``rows`` (name, row) down ``ax``, each arm's note wrapped to
-    ``width`` inches; the arms are labelled for the legend in the ``first`` panel."""
+    ``width`` inches; the arms are labelled for the legend in the ``first`` panel.
+    ``compact`` (a slide, whose height is fixed): the legend's colours name the arms,
+    so the baseline gets no note and a guardrail's note only its name and count."""
     y = 0.0
     for i, (failure, row) in enumerate(rows):
         ax.text(0, y, translate(failure), va="top", ha="left", fontweight="bold",
@@ -117,14 +120,18 @@ def _ladder_panel(ax, rows: list, width: float, *, first: bool) -> None:
         y += 1.1
         for role in ("baseline", "mismatched", "matched"):
             arm = row[role]
-            note = pgettext("arm", role)
+            note = "" if compact else pgettext("arm", role)
             if role != "baseline":
                 name = row[f"{role}_name"]
-                note += " — " + _("{name}: fired {count}x").format(
-                    name=_guardrail_label(name), count=arm.fired[name])
-            note = wrap(note, width)
-            ax.text(0, y, note, va="top", ha="left", in_layout=False)
-            bar = y + 0.9 * (note.count("\n") + 1) + 0.5
+                fired = _("{name}: fired {count}x").format(name=_guardrail_label(name),
+                                                          count=arm.fired[name])
+                note = fired if compact else note + " — " + fired
+            lines = 0
+            if note:
+                note = wrap(note, width)
+                ax.text(0, y, note, va="top", ha="left", in_layout=False)
+                lines = note.count("\n") + 1
+            bar = y + 0.9 * lines + 0.5
             rate, below, above = _bar(arm)
             ax.barh(bar, rate, color=_ARM_COLOURS[role], height=0.85,
                     label=pgettext("arm", role) if i == 0 and first else None)
@@ -155,7 +162,7 @@ def plot_ladder(rows, *, title: str, medium: str = "phone"):
                                 squeeze=False)
     for ax, column in zip(axes.flat, columns):
         _ladder_panel(ax, column, _media.width(medium) / len(columns) - 0.7,
-                      first=column is columns[0])
+                      first=column is columns[0], compact=medium == "slide")
         ax.set(xlim=(0, 1), xlabel=_(
             "share of runs graded PASS by the oracle (95% Wilson interval)"))
         if len(columns) == 1:

@@ -87,14 +87,22 @@ class ChatAgent:
     def act(self, observations) -> Action:
         for message in _observations(observations):
             self._add(message)
+        # "auto" said outright: it is OpenAI's default with tools, but llama.cpp's Python
+        # server (chatml-function-calling) drops the tools from the prompt without it
         payload = {"model": self.model, "messages": self.messages, "tools": TOOLS,
-                   "temperature": self.temperature, "max_tokens": self.max_tokens}
+                   "tool_choice": "auto", "temperature": self.temperature,
+                   "max_tokens": self.max_tokens}
         if self.seed is not None:
             payload["seed"] = self.seed
         reply = self.post(self.url, payload, self.headers)
         message = reply["choices"][0]["message"]
         calls = message.get("tool_calls") or []
-        self.messages.append({k: v for k, v in message.items() if v is not None})
+        # "content" kept, as text, beside tool calls: llama.cpp's Python server renders
+        # the history with a strict template that fails (HTTP 500) on an assistant
+        # message without it, and its request schema refuses a null
+        kept = {k: v for k, v in message.items() if v is not None}
+        kept.setdefault("content", "")
+        self.messages.append(kept)
         if not calls:
             self.pending_call = None
             return Action("prose", text=message.get("content") or "")

@@ -29,6 +29,7 @@ import http.client
 import itertools
 import json
 import os
+import platform
 import socket
 import subprocess
 import sys
@@ -48,11 +49,13 @@ from ..numbers import interval, number, percent, said, words_for
 from ..stats import newcombe_interval, wilson_interval
 from .agent import run_episode
 from .arms import FAILURE_LADDER, Gap, classify
-from .chat_adapter import ChatAgent
+from .chat_adapter import TOOLS, ChatAgent
+from .faults import LOOKUPS
 from .guardrails import Guardrails
 from .task import Task
 
-__all__ = ["ARMS", "Arm", "Endpoint", "measure", "summary", "REASONS"]
+__all__ = ["ARMS", "Arm", "Endpoint", "FORM_ARMS", "measure", "measure_form", "summary",
+           "form_summary", "stored_rows", "stored_records", "REASONS"]
 
 #: The environment's endpoint: base URL (``.../v1``), model name and key.
 ENV_URL, ENV_MODEL, ENV_KEY = "RELIABILITY_LAB_URL", "RELIABILITY_LAB_MODEL", "RELIABILITY_LAB_KEY"
@@ -310,7 +313,7 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
     records = _read(path)
     for record in records:
         other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
-        if other:
+        if other or record.get("arm") not in ARMS:
             raise ValueError(f"path {path!r} holds trials of another run ({other}); "
                              "give another file to measure these settings")
     done = {(r["arm"], r["index"]) for r in records}
@@ -402,6 +405,287 @@ def summary(records, *, confidence: float = 0.95) -> list[str]:
     return lines
 
 
+# --- form against content: the same calls with and without the decoder's grammar ---------
+
+#: The two ways a call is asked for: the schema in the prompt only (``prompted``), or the
+#: same prompt with the schema enforced by the decoder's grammar (``grammar_enforced``, the
+#: OpenAI-style ``response_format`` that llama.cpp's server turns into a grammar).
+FORM_ARMS = {"prompted": N_("schema in the prompt"),
+             "grammar_enforced": N_("schema enforced by the grammar")}
+words_for(FORM_ARMS)
+#: What is counted of each call: its form, and its content (form and the right call).
+FORM_WORDS = {"valid_form": N_("valid form"), "right_call": N_("right call")}
+words_for(FORM_WORDS)
+_COUNTED = {"form": "valid_form", "content": "right_call"}
+
+
+def _call_schema() -> dict:
+    """One tool call as a JSON object: a tool's name and exactly its documented argument."""
+    options = []
+    for tool in TOOLS:
+        function = tool["function"]
+        properties = function["parameters"]["properties"]
+        options.append({"type": "object", "additionalProperties": False,
+                        "required": ["name", "arguments"], "properties": {
+                            "name": {"const": function["name"]},
+                            "arguments": {"type": "object", "additionalProperties": False,
+                                          "required": list(properties),
+                                          "properties": properties}}})
+    return {"anyOf": options}
+
+
+def _form_steps(task: Task) -> list[tuple[list[dict], str, dict]]:
+    """The task's three calls, each with the conversation before it and the right call:
+    the order, then its zone's rate, then the sum. The tool results are the task's own."""
+    order = task.get_order({LOOKUPS["get_order"]: task.order_id}).data
+    rate = task.get_ship_rate({LOOKUPS["get_ship_rate"]: task.zone}).data
+    tools = "\n".join(f"- {t['function']['name']}: {t['function']['description']} "
+                      f"Arguments: {json.dumps(t['function']['parameters']['properties'])}"
+                      for t in TOOLS)
+    system = ("You call tools. The tools:\n" + tools + "\nReply with one JSON object and "
+              'nothing else: {"name": <tool name>, "arguments": {<argument>: <value>}}.')
+    question = (f"What is the total cost of order {task.order_id}, items plus shipping? "
+                "Call the tools one at a time, then submit_answer with the number.")
+    history = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    steps, calls = [], [("get_order", {LOOKUPS["get_order"]: task.order_id}, order),
+                        ("get_ship_rate", {LOOKUPS["get_ship_rate"]: task.zone}, rate),
+                        ("submit_answer", {"value": task.answer}, None)]
+    for name, arguments, result in calls:
+        steps.append((list(history), name, arguments))
+        history += [{"role": "assistant",
+                     "content": json.dumps({"name": name, "arguments": arguments})},
+                    {"role": "user", "content": f"Result: {json.dumps(result)}"}]
+    return steps
+
+
+def _read_call(text) -> tuple[dict | None, str]:
+    """``(call, reason)`` of a reply's text: the call when the text (stripped of blanks
+    and a Markdown fence) is one JSON object naming a declared tool with exactly its
+    documented argument of the documented type (a valid form), else ``None`` and why."""
+    if not isinstance(text, str):
+        return None, "no_text"
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`").removeprefix("json").strip()
+    try:
+        call = json.loads(body)
+    except ValueError:
+        return None, "not_json"
+    tools = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in TOOLS}
+    if not isinstance(call, dict) or set(call) != {"name", "arguments"} \
+            or call["name"] not in tools or not isinstance(call["arguments"], dict):
+        return None, "not_a_call"
+    properties, arguments = tools[call["name"]], call["arguments"]
+    kinds = {"string": str, "number": (int, float)}
+    if set(arguments) != set(properties) or any(
+            isinstance(arguments[k], bool) or not isinstance(arguments[k], kinds[p["type"]])
+            for k, p in properties.items()):
+        return None, "wrong_arguments"
+    return call, ""
+
+
+def _form_call(arm: str, index: int, endpoint: Endpoint, settings: dict, post) -> dict:
+    history, name, right = _form_steps(Task())[index % 3]
+    payload = {"model": endpoint.model, "messages": history,
+               "temperature": settings["temperature"], "max_tokens": settings["max_tokens"],
+               "seed": _model_seed(settings["seed"], index)}
+    if arm == "grammar_enforced":
+        payload["response_format"] = {"type": "json_object", "schema": _call_schema()}
+    headers = {"Content-Type": "application/json",
+               **({"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {})}
+    record = {"arm": arm, "index": index, "step": name,
+              **{k: settings[k] for k in _IDENTITY if k in settings},
+              "url": endpoint.url, "server": endpoint.server,
+              "server_version": endpoint.server_version, "timeout": settings["timeout"],
+              "model_seed": payload["seed"], "messages": history}
+    started = time.monotonic()
+    try:
+        text = post(endpoint.chat_url, payload, headers)["choices"][0]["message"].get("content")
+    except _TrialError as error:
+        record.update(reply=None, form=False, content=False, outcome="error",
+                      reason=error.reason, detail=error.detail)
+    else:
+        call, reason = _read_call(text)
+        content = call is not None and call["name"] == name and all(
+            call["arguments"][k] == v if isinstance(v, str)
+            else abs(call["arguments"][k] - v) < 0.005 for k, v in right.items())
+        form = call is not None
+        if form and not content:
+            reason = "wrong_call"
+        record.update(reply=text, form=form, content=content,
+                      outcome="right" if content else ("valid" if form else "invalid"),
+                      reason=reason or None, detail="")
+    record.update(seconds=round(time.monotonic() - started, 3),
+                  finished=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    return record
+
+
+def measure_form(endpoint: Endpoint, path, *, calls: int = 30, temperature: float = 0.7,
+                 seed: int = 0, max_tokens: int = 128, timeout: float = 120.0, post=None,
+                 progress=None) -> list[dict]:
+    """The same ``calls`` requests with the call's schema in the prompt only and with it
+    also enforced by the decoder's grammar, each appended to the JSONL file ``path``;
+    a call already there is not asked again. Call ``i`` is step ``i % 3`` of the task
+    (order, rate, submission) with sampling seed ``i`` in both arms, so they are paired.
+    A reply's *form* is valid when it parses as a call of a declared tool with its
+    documented argument; its *content* is right when it is the step's right call."""
+    _validate.instance("endpoint", endpoint, Endpoint)
+    path = _path(path)
+    calls = _validate.whole("calls", calls, minimum=1, maximum=100_000)
+    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
+                    temperature=_validate.real("temperature", temperature, minimum=0.0,
+                                               maximum=2.0),
+                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
+                    max_turns=1,
+                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
+                                               maximum=32_768),
+                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
+    if progress is not None and not callable(getattr(progress, "write", None)):
+        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
+    records = _read(path)
+    for record in records:
+        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
+        if other or record.get("arm") not in FORM_ARMS:
+            raise ValueError(f"path {path!r} holds calls of another run ({other}); "
+                             "give another file to measure these settings")
+    done = {(r["arm"], r["index"]) for r in records}
+    todo = [(i, a) for i in range(calls) for a in FORM_ARMS if (a, i) not in done]
+    with open(path, "a", encoding="utf-8") as handle:
+        for count, (index, arm) in enumerate(todo, 1):
+            record = _form_call(arm, index, endpoint, settings, post)
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+            records.append(record)
+            _say(progress, _("{done:,d}/{total:,d} calls done").format(
+                done=len(records), total=len(records) - count + len(todo)))
+    return records
+
+
+def form_summary(records, *, confidence: float = 0.95) -> list[str]:
+    """Per arm, the share of calls whose form is valid and of calls that are right, with
+    Wilson intervals; then the grammar's gap on each, with Newcombe's interval and the
+    honesty gate's verdict."""
+    records = _validate.sequence("records", records, of=dict, what="call records", minimum=1)
+    confidence = _validate.confidence(confidence)
+    if not all({"arm", "form", "content"} <= set(r) and r["arm"] in FORM_ARMS
+               for r in records):
+        raise ValueError("records must be call records with arm (prompted or grammar_enforced), "
+                         "form and content")
+    counts = {}
+    lines = []
+    for arm in [a for a in FORM_ARMS if any(r["arm"] == a for r in records)]:
+        rows = [r for r in records if r["arm"] == arm]
+        n = len(rows)
+        counts[arm] = {what: sum(bool(r[what]) for r in rows) for what in ("form", "content")}
+        shown = []
+        for what, k in counts[arm].items():
+            low, high = wilson_interval(k, n, confidence)
+            shown.append(_("{what} {k:,d} of {n:,d}, {rate} {interval}").format(
+                what=said(_COUNTED[what]), k=k, n=n, rate=percent(k / n),
+                interval=interval(low, high)))
+        lines.append(_("{arm}: {parts}").format(arm=said(arm), parts="; ".join(shown)))
+    if len(counts) == 2:
+        n1, n0 = (sum(r["arm"] == a for r in records) for a in ("grammar_enforced", "prompted"))
+        for what in ("form", "content"):
+            k1, k0 = counts["grammar_enforced"][what], counts["prompted"][what]
+            low, high = newcombe_interval(k1, n1, k0, n0, confidence)
+            gap = Gap(said("prompted"), said("grammar_enforced"), k1 / n1 - k0 / n0,
+                      float(low), float(high))
+            lines.append(_("{what}: {gap}").format(
+                what=said(_COUNTED[what]),
+                gap=gap.sentence()))
+    return lines
+
+
+# --- the stored summary: what a chapter reads without the model -------------------------
+
+#: The settings every stored row repeats, so that a row names the run it comes from.
+_PROVENANCE = ("model", "model_sha256", "server", "server_version", "temperature", "seed",
+               "max_turns", "max_tokens", "timeout")
+
+
+def _machine() -> str:
+    name = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            name = next((line.split(":", 1)[1].strip() for line in handle
+                         if line.startswith("model name")), name)
+    return f"{name}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}"
+
+
+def _command(first: dict, n: int, form: bool) -> str:
+    mode = f"--form --calls {n}" if form else f"--trials {n}"
+    return (f"python -m reliability.lab.measure {mode} --temperature {first['temperature']:g} "
+            f"--seed {first['seed']} --max-turns {first['max_turns']} "
+            f"--max-tokens {first['max_tokens']} --timeout {first['timeout']:g}")
+
+
+def stored_rows(records) -> list[dict]:
+    """The records of one run (:func:`measure` or :func:`measure_form`) as the rows of a
+    small summary table for ``data/``: one row per arm and ending with its count, each
+    with the run's provenance (model and its file's sha256, server and version, settings,
+    dates, machine, command). :func:`stored_records` turns the rows back into records
+    that :func:`summary` or :func:`form_summary` read."""
+    records = _validate.sequence("records", records, of=dict, what="trial records", minimum=1)
+    form = "form" in records[0]
+    first = records[0]
+    for record in records:
+        other = {k for k in _PROVENANCE if record.get(k) != first.get(k)}
+        if other:
+            raise ValueError(f"records must come from one run; they differ in {sorted(other)}")
+    ends = Counter()
+    for r in records:
+        if form:
+            ending = "right" if r["content"] else (r["reason"] or r["outcome"])
+            ends[(r["arm"], ending, bool(r["form"]), bool(r["content"]))] += 1
+        else:
+            ending = "success" if r["passed"] else (r["reason"] or r["outcome"])
+            ends[(r["arm"], ending, r["outcome"] == "error", bool(r["passed"]))] += 1
+    totals = Counter(r["arm"] for r in records)
+    n = 1 + max(r["index"] for r in records)
+    dates = sorted(r["finished"] for r in records)
+    order = list(FORM_ARMS if form else ARMS)
+    rows = []
+    for (arm, ending, flag, good), count in sorted(
+            ends.items(), key=lambda item: (order.index(item[0][0]), -item[1])):
+        row = {"paper": "this book's measurement", "where":
+               f"{totals[arm]} {'calls' if form else 'trials'} of arm {arm}, "
+               f"{dates[0]} to {dates[-1]}", "arm": arm, "ending": ending}
+        row.update({"form": flag, "content": good} if form else
+                   {"endpoint_error": flag, "passed": good})
+        row.update(value=count, unit="calls" if form else "trials", of=totals[arm],
+                   **{k: first.get(k) for k in _PROVENANCE},
+                   machine=_machine(), command=_command(first, n, form),
+                   source_kind="primary (measured for this book)", confidence="measured")
+        rows.append(row)
+    return rows
+
+
+def stored_records(rows) -> list[dict]:
+    """Records rebuilt from :func:`stored_rows` (dicts, or a DataFrame's rows), one per
+    counted trial or call, with what :func:`summary` and :func:`form_summary` read."""
+    if hasattr(rows, "to_dict"):
+        rows = rows.to_dict("records")
+    rows = _validate.sequence("rows", rows, of=dict, what="stored rows", minimum=1)
+    records = []
+    for row in rows:
+        if not {"arm", "ending", "value"} <= set(row):
+            raise ValueError("rows must be stored rows with arm, ending and value")
+        base = {k: row.get(k) for k in _PROVENANCE}
+        truth = lambda key: str(row[key]).lower() == "true"  # a CSV reads back "True"
+        if "form" in row:
+            one = dict(base, arm=row["arm"], form=truth("form"), content=truth("content"))
+        else:
+            passed = truth("passed")
+            one = dict(base, arm=row["arm"], passed=passed,
+                       outcome="error" if truth("endpoint_error") else row["ending"],
+                       reason=None if passed else row["ending"])
+        records += [dict(one) for _ in range(int(row["value"]))]
+    return records
+
+
 # --- the embedded default: llama.cpp's server on the packaged SmolLM2 file ---------------
 
 def _run(python: str, code: str) -> str:
@@ -446,7 +730,18 @@ def _die_with_parent() -> None:
 #: off. Built natively on a CPU with AMX (Intel Xeon since Sapphire Rapids), llama.cpp's
 #: AMX kernels crash any thread but the main one (SIGSEGV at ``ldtilecfg``), and the
 #: server computes in worker threads: without this, its first request kills it.
+#: Tool results shown to the model: its chatml-function-calling template renders system,
+#: user and assistant messages only, so a ``tool`` message reached the model as an empty
+#: turn, and no model could read the order it had looked up; the server gets each as a
+#: user message ``Tool result: ...`` instead.
+#: And every completion capped at :data:`SERVER_TOKEN_CAP` tokens: with tools,
+#: llama-cpp-python (0.3.x, chatml-function-calling) decodes a call's arguments with no
+#: cap at all, the request's ``max_tokens`` notwithstanding, so a small model's arguments
+#: ran on to the end of the context; the client timed out, and the server went on
+#: decoding the abandoned reply while the next trial's request waited behind it.
+SERVER_TOKEN_CAP = 256
 _SERVER = ("import runpy\n"
+           "import llama_cpp\n"
            "import llama_cpp.llama_cpp as c\n"
            "default = c.llama_model_default_params\n"
            "def plain():\n"
@@ -454,6 +749,18 @@ _SERVER = ("import runpy\n"
            "    params.use_extra_bufts = False\n"
            "    return params\n"
            "c.llama_model_default_params = plain\n"
+           "complete = llama_cpp.Llama.create_completion\n"
+           "def capped(self, *args, **kwargs):\n"
+           "    if kwargs.get('max_tokens') is None:\n"
+           f"        kwargs['max_tokens'] = {SERVER_TOKEN_CAP}\n"
+           "    return complete(self, *args, **kwargs)\n"
+           "llama_cpp.Llama.create_completion = capped\n"
+           "chat = llama_cpp.Llama.create_chat_completion\n"
+           "def shown(self, messages, *args, **kwargs):\n"
+           "    messages = [{'role': 'user', 'content': 'Tool result: ' + str(m.get("
+           "'content'))} if m.get('role') == 'tool' else m for m in messages]\n"
+           "    return chat(self, messages, *args, **kwargs)\n"
+           "llama_cpp.Llama.create_chat_completion = shown\n"
            "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
 
 
@@ -503,6 +810,44 @@ def _endpoint_from_environment(environ) -> Endpoint | None:
     return Endpoint(url, model, environ.get(ENV_KEY, ""))
 
 
+def _store(records, path) -> None:
+    import csv
+
+    rows = stored_rows(records)
+    with open(_path(path), "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _main_form(args) -> int:
+    if not args.summary_only:
+        options = dict(calls=args.calls, temperature=args.temperature, seed=args.seed,
+                       max_tokens=args.max_tokens, timeout=args.timeout,
+                       progress=sys.stderr)
+        endpoint = _endpoint_from_environment(os.environ)
+        try:
+            if endpoint is not None:
+                measure_form(endpoint, args.out, **options)
+            else:
+                python = os.environ.get("RELIABILITY_LAB_PYTHON", sys.executable)
+                with _local_server(python) as local:
+                    measure_form(local, args.out, **options)
+        except KeyboardInterrupt:
+            print(_("Stopped: every finished trial is in {path}; run the same command "
+                    "again to go on.").format(path=args.out), file=sys.stderr)
+            return 130
+    records = _read(_path(args.out))
+    if not records:
+        print(_("No trials in {path} yet.").format(path=args.out))
+        return 1
+    for line in form_summary(records):
+        print(line)
+    if args.store:
+        _store(records, args.store)
+    return 0
+
+
 def _main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reliability.lab.measure",
                                      description=__doc__.split("\n\n")[0])
@@ -519,8 +864,16 @@ def _main(argv=None) -> int:
     parser.add_argument("--language", choices=("en", "ru"), default="en")
     parser.add_argument("--summary-only", action="store_true",
                         help="print the summary of --out, run nothing")
+    parser.add_argument("--form", action="store_true",
+                        help="form against content: the task's calls with the schema in "
+                             "the prompt and enforced by the grammar (chapter 6)")
+    parser.add_argument("--calls", type=int, default=30, help="with --form: calls an arm")
+    parser.add_argument("--store", metavar="CSV",
+                        help="also write the summary table of --out (for data/) to CSV")
     args = parser.parse_args(argv)
     with language(args.language):
+        if args.form:
+            return _main_form(args)
         if not args.summary_only:
             options = dict(trials=args.trials, arms=args.arms, temperature=args.temperature,
                            seed=args.seed, max_turns=args.max_turns,
@@ -544,6 +897,8 @@ def _main(argv=None) -> int:
             return 1
         for line in summary(records):
             print(line)
+        if args.store:
+            _store(records, args.store)
     return 0
 
 

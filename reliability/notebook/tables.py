@@ -17,11 +17,14 @@ __all__ = ["table"]
 LONG_TEXT = 30
 
 #: The words a table shows over the columns the package's frames name for a simulated
-#: share and its 95% interval (``rate``, ``low``, ``high``): a reader reads words, not
+#: share and its 95% interval (``rate``, ``low``, ``high``) and for a closed form beside it
+#: (``closed``, ``closed_attempts``): a reader reads words, not
 #: the keys the code reads. Any other code name with an underscore (``cut_short``)
 #: shows as :func:`reliability.numbers.said` writes it ("cut short").
 HEADERS = {"rate": i18n.N_("share"), "low": i18n.N_("lower bound"),
-           "high": i18n.N_("upper bound")}
+           "high": i18n.N_("upper bound"), "closed": i18n.N_("closed form"),
+           "closed_attempts": i18n.N_("attempts, closed form"),
+           "mean_attempts": i18n.N_("attempts, simulated")}
 
 
 def table(frame, *, name: str, formats=None, index: bool = False):

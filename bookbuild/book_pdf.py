@@ -5,10 +5,12 @@ of _toc.yml, in order) is opened from the built HTML, served on 127.0.0.1, in De
 headless Chromium (Playwright drives it; it never downloads a browser of its own). Once
 MathJax has typeset and every image has loaded, the page is printed to A4 with the print
 rules of book/_static/print.css (no sidebars or buttons, exercise solutions open, the
-animations' last frame, the live explorers' default chart without sliders). Each chapter
-figure is printed as drawn for the page (:func:`page_figures`: the same function, the
-chapter's numbers, reliability.figures._media's "page" medium) across the text column,
-in place of the phone's figure the web page shows; the site itself is unchanged. Each
+animations' last frame, the live explorers' default chart without sliders, drawn again
+across the column by book/_static/live.js when print media applies). Each chapter
+figure, and each animation's last frame, is printed as drawn for the page
+(:func:`page_figures`: the same function, the chapter's numbers,
+reliability.figures._media's "page" medium) across the text column, in place of the
+phone's figure the web page shows; the site itself is unchanged. Each
 page is printed tagged (its structure, headings and figures' alt text, for a screen
 reader). The pages are merged with pypdf into one PDF behind a cover and a printed table
 of contents, with one bookmark per page and one structure tree (:class:`_Structure`);
@@ -28,6 +30,7 @@ import functools
 import html as html_lib
 import http.server
 import io
+import re
 import sys
 import threading
 import time
@@ -293,7 +296,9 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     one replaces (``_images/<name>`` as the built pages load it): each figure cell of a
     chapter of ``pages`` (one call of a figure function that takes ``medium``, with a
     stored PNG) run again at the chapter's numbers for the "page" medium
-    (bookbuild/slides.py draws them, and keeps them between builds)."""
+    (bookbuild/slides.py draws them, and keeps them between builds); and each
+    animation's last frame, drawn the same way, by the name :data:`ANIMATION_FRAME`
+    gives it (an animation cell stores a player, no PNG)."""
     import base64
     import hashlib
     import importlib
@@ -305,27 +310,44 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
 
     wanted: dict[Path, list[int]] = {}
     stored: dict[tuple[Path, int], str] = {}
+    players: dict[tuple[Path, int], str] = {}
     for page in pages:
         path = root / f"{page}.ipynb"
         if not page.startswith("chapters/") or not path.is_file():
             continue
         for index, cell in enumerate(nbformat.read(str(path), as_version=4).cells):
-            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
-                    if "image/png" in o.get("data", {})]
             call = figure_call(cell.source) if cell.cell_type == "code" else None
-            if len(pngs) != 1 or call is None:
+            if call is None:
                 continue
             module = importlib.import_module(f"reliability.figures.{call[0]}")
             if "medium" not in inspect.signature(getattr(module, call[1])).parameters:
                 continue
+            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
+                    if "image/png" in o.get("data", {})]
+            player = _ANIMATION_PLAYER.search("".join(
+                "".join(o["data"]["text/html"]) for o in cell.get("outputs", [])
+                if "text/html" in o.get("data", {})))
+            if len(pngs) == 1:
+                png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
+                stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
+            elif player is not None:   # an animation: its last frame, drawn for paper
+                players[path, index] = ANIMATION_FRAME.format(player.group(1))
+            else:
+                continue
             wanted.setdefault(path, []).append(index)
-            png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
-            stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
     site = {hashlib.sha256(image.read_bytes()).hexdigest(): image.name
             for image in (html / "_images").glob("*.png")}
     drawn = slide_figures(wanted, medium=PAGE_MEDIUM)
-    return {site[digest]: drawn[key] for key, digest in stored.items()
-            if digest in site}
+    return ({site[digest]: drawn[key] for key, digest in stored.items()
+             if digest in site}
+            | {name: drawn[key] for key, name in players.items()})
+
+
+#: An animation's player in a chapter's stored output (matplotlib's jshtml, its id made
+#: stable by reliability.notebook.animation_html), and the name its last frame drawn for
+#: the page is served by: the printing browser shows it in the player's place.
+_ANIMATION_PLAYER = re.compile(r'<img id="_anim_img([0-9a-f]+)"')
+ANIMATION_FRAME = "page-animation-{}.png"
 
 
 #: The medium (reliability.figures._media.MEDIA) the PDF's figures are drawn for.
@@ -345,6 +367,24 @@ _PAGE_FIGURES_JS = """(names) => {
         }
     }
     return swapped;
+}"""
+
+
+# Each animation's last frame (the player shows it: _READY_JS) swapped for the same frame
+# drawn for the page, served by the route of its name (ANIMATION_FRAME), as wide as the
+# text column; returns the names that did not load.
+_PAGE_ANIMATIONS_JS = """async (names) => {
+    const broken = [];
+    for (const img of Array.from(document.querySelectorAll(".animation img"))) {
+        const name = `page-animation-${img.id.replace(/^_anim_img/, "")}.png`;
+        if (!names.includes(name)) { continue; }
+        img.src = `${location.origin}/_images/${name}`;
+        img.style.setProperty("width", "100%", "important");
+        img.style.setProperty("height", "auto", "important");
+        img.classList.add("page-figure");
+        try { await img.decode(); } catch (e) { broken.push(name); }
+    }
+    return broken;
 }"""
 
 
@@ -369,8 +409,9 @@ def print_pages(context, base: str, html: Path, pages: list[str],
         tab.goto(f"{base}/{page}.html", wait_until="load")
         tab.evaluate(_PAGE_FIGURES_JS, list(figures))
         ready = tab.evaluate(_READY_JS)
-        if ready["broken"]:
-            sys.exit(f"book_pdf: {page}: images did not load: {ready['broken']}")
+        broken = ready["broken"] + tab.evaluate(_PAGE_ANIMATIONS_JS, list(figures))
+        if broken:
+            sys.exit(f"book_pdf: {page}: images did not load: {broken}")
         if ready["typeset"] < ready["maths"]:
             sys.exit(f"book_pdf: {page}: MathJax typeset {ready['typeset']} of "
                      f"{ready['maths']} formulas")

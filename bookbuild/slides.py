@@ -209,18 +209,23 @@ SLIDE_MEDIUM = "slide"
 FIGURE_CACHE = ROOT / "_build" / "slide-figures"
 
 
+#: What a figure function's name starts with: a figure (``plot_``), or an animation
+#: (``animate_``), whose last frame stands for it where nothing moves (the PDF).
+FIGURE_FUNCTIONS = ("plot_", "animate_")
+
+
 def _figure_calls(tree) -> list:
     return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
             and node.func.value.id.startswith("fig_")
-            and node.func.attr.startswith("plot_")]
+            and node.func.attr.startswith(FIGURE_FUNCTIONS)]
 
 
 def figure_call(source: str) -> tuple[str, str] | None:
     """The module of reliability.figures and the function a figure cell's one call of a
-    figure function (``fig_<topic>.plot_<what>(...)``) names, or None for any other
-    cell."""
+    figure function (``fig_<topic>.plot_<what>(...)``, or ``animate_<what>`` for an
+    animation) names, or None for any other cell."""
     try:
         calls = _figure_calls(ast.parse(source))
     except SyntaxError:   # a cell of IPython magics
@@ -284,8 +289,30 @@ def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> No
                 source = with_medium(source, medium)
             exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
             if index in indices:
-                each(index, namespace["fig"])
+                each(index, _drawn_figure(source, namespace))
             plt.close("all")
+
+
+def _drawn_figure(source: str, namespace: dict):
+    """The figure a figure cell drew (its ``fig``), or, for an animation (the cell's
+    ``name = fig_<topic>.animate_<what>(...)``), the animation's figure at its last
+    frame: where the runs have finished, the frame the PDF prints."""
+    call = _figure_calls(ast.parse(source))[0]
+    if not call.func.attr.startswith("animate_"):
+        return namespace["fig"]
+    names = [node.targets[0].id for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+             and ast.dump(node.value) == ast.dump(call)]
+    if len(names) != 1:
+        raise ValueError(f"an animation's cell must keep its animation in one name "
+                         f"(animation = fig_<topic>.animate_<what>(...)):\n{source}")
+    animation = namespace[names[0]]
+    # a figure's first draw (the legibility audit's, the PNG's) starts an animation
+    # that has not started, which draws its first frame again: it never starts here
+    animation._fig.canvas.mpl_disconnect(animation._first_draw_id)
+    *_, last = animation.new_frame_seq()
+    animation._draw_frame(last)   # as the player's last frame draws it
+    return animation._fig
 
 
 def audit_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, list[str]]:

@@ -842,7 +842,8 @@ REGISTRY = {
         accuracies=[0.9, 0.99], target=0.5, medium="slide"), ok=_MEDIA),
     "reliability.figures.chain.run_grid": Entry(lambda: fig_chain.run_grid, dict(log=_LOG, steps=3)),
     "reliability.figures.chain.animate_runs": Entry(lambda: _closing(fig_chain.animate_runs), dict(
-        log=_LOG, steps=3, title="t", states={"ok": "right"}), ok={"states": [None]}),
+        log=_LOG, steps=3, title="t", states={"ok": "right"}, medium="page"),
+        ok={"states": [None], **_MEDIA}),
     "reliability.figures.chain.plot_explorer": Entry(lambda: _closing(fig_chain.plot_explorer), dict(
         error=0.05, silent=0.03, longest=5)),
     # live
@@ -1070,7 +1071,9 @@ REGISTRY = {
     "reliability.figures.lab.plot_rig_vs_lab": Entry(lambda: _closing(fig_lab.plot_rig_vs_lab), dict(
         rows=_MIRROR_ROWS, title="t", medium="page"), ok=_MEDIA),
     "reliability.figures.lab.draw_fault_rate": Entry(lambda: _closing(fig_lab.draw_fault_rate), dict(
-        fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED)),
+        fig=_CANVAS, rate=0.5, frames=_FAULTS, closed=_CLOSED, medium="page"), ok=_MEDIA),
+    "reliability.figures.lab.plot_fault_rate": Entry(lambda: _closing(fig_lab.plot_fault_rate), dict(
+        rate=0.5, frames=_FAULTS, closed=_CLOSED, medium="slide"), ok=_MEDIA),
     "reliability.figures.lab.live_fault_rate": Entry(lambda: fig_lab.live_fault_rate, dict(
         runs=2, seed=0, max_turns=6, fault_rate=0.6, error_recovery=True, submit_nudge=False)),
     "reliability.figures.lab.pass_k_band": Entry(lambda: fig_lab.pass_k_band, dict(
@@ -1130,7 +1133,11 @@ REGISTRY = {
     "reliability.figures.reading.draw_threshold_frame": Entry(
         lambda: _closing(fig_reading.draw_threshold_frame), dict(
             fig=_CANVAS, threshold=1.0, separation=2.0, relevance_cases=16,
-            irrelevance_cases=20, seed=0)),
+            irrelevance_cases=20, seed=0, medium="page"), ok=_MEDIA),
+    "reliability.figures.reading.plot_threshold": Entry(
+        lambda: _closing(fig_reading.plot_threshold), dict(
+            threshold=1.0, separation=2.0, relevance_cases=16, irrelevance_cases=20,
+            seed=0, medium="page"), ok=_MEDIA),
     "reliability.figures.reading.live_threshold": Entry(lambda: fig_reading.live_threshold, dict(
         seed=0, relevance_cases=16, irrelevance_cases=20, threshold=1.0, separation=2.0)),
     "reliability.figures.reading.plot_baselines": Entry(lambda: _closing(fig_reading.plot_baselines), dict(

@@ -563,6 +563,56 @@ def test_glue_statements_and_widget_cells_are_left_off_paper(tmp_path):
         assert gone not in shown, f"{gone!r} prints: {shown!r}"
 
 
+# What each live explorer's chart is drawn at when print media applies (a listener added
+# after live.js's own runs after it): its SVG's width, and its column's.
+_EXPLORERS_AT_PRINT_JS = """() => {
+    window.drawnForPrint = [];
+    matchMedia("print").addEventListener("change", (event) => {
+        if (!event.matches) { return; }
+        for (const svg of Array.from(document.querySelectorAll(".live-svg"))) {
+            drawnForPrint.push([Number(svg.getAttribute("width")),
+                                svg.closest(".live-chart").clientWidth]);
+        }
+    });
+}"""
+
+
+def test_an_explorer_drawn_for_a_phone_prints_across_the_column(tmp_path):
+    """A live explorer is drawn at the width its column has on screen (book/_static/
+    live.js); printed (Chromium's PDF, as a reader's print), the sheet's column is wider
+    with no resize event: the chart is drawn again across the column, not printed at a
+    phone's third of it."""
+    pytest.importorskip("playwright.sync_api")
+    from bookbuild.book_pdf import PAGE_OPTIONS, browser
+    from reliability.figures import chain
+
+    static = ROOT / "book" / "_static"
+    (tmp_path / "_static").mkdir()
+    for name in ("print.css", "live.css", "live.js"):
+        (tmp_path / "_static" / name).write_text((static / name).read_text())
+    (tmp_path / "page.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<link rel="stylesheet" href="_static/print.css">'
+        '<link rel="stylesheet" href="_static/live.css">'
+        '<script src="_static/live.js"></script></head><body><article class="bd-article">'
+        f'{chain.live_decay(runs=20, seed=1).html()}</article></body></html>')
+    with browser(tmp_path) as (context, base):
+        tab = context.new_page()
+        tab.set_viewport_size({"width": 358, "height": 700})   # a phone's column
+        tab.goto(f"{base}/page.html", wait_until="load")
+        tab.wait_for_selector(".live-explorer.live-ready .live-svg")
+        on_screen = tab.evaluate("() => Number(document.querySelector('.live-svg')"
+                                 ".getAttribute('width'))")
+        tab.evaluate(_EXPLORERS_AT_PRINT_JS)
+        tab.pdf(**PAGE_OPTIONS)
+        printed = tab.evaluate("() => window.drawnForPrint")
+    assert on_screen < 400, f"the chart was drawn {on_screen} px wide on a phone"
+    assert printed, "print media never applied"
+    for drawn, column in printed:
+        assert column > 1.5 * on_screen and abs(drawn - column) <= 1, (
+            f"printed at {drawn} px in a column of {column} px (on screen: {on_screen})")
+
+
 @pytest.mark.parametrize("marked", [True, False])
 def test_a_number_in_a_squeezed_table_prints_on_one_line(tmp_path, marked):
     """A table squeezed to the sheet wraps its cells anywhere (print.css), but a number
@@ -689,7 +739,9 @@ def test_figures_print_across_the_column_with_text_of_at_least_8_pt(
     """Every chapter's figures drawn for the page (reliability.figures._media's "page"
     medium) are in the PDF, each printed across most of the text column, and the
     smallest text of each prints at 8 pt or more: its height in the PNG's pixels, scaled
-    by the width the sheet draws the PNG at."""
+    by the width the sheet draws the PNG at. No chapter prints a figure drawn for a
+    phone (a figure cell the PDF did not draw again, an animation's frame from its
+    player): each image on a chapter's sheets is one drawn for the page."""
     from reliability.figures._media import PAGE_MIN_TEXT_PT
 
     assert len(page_figures) >= 2 * len(chapter_pages), (
@@ -705,10 +757,14 @@ def test_figures_print_across_the_column_with_text_of_at_least_8_pt(
             continue
         for sheet in range(start, end):
             for xobject, width in _drawn_images(pdf, pdf.pages[sheet]):
-                if int(xobject["/Width"]) not in sizes:
-                    continue
-                found = by_pixels.get(_pixels(xobject.decode_as_image()))
+                found = None
+                if int(xobject["/Width"]) in sizes:   # (decoded only if it may be one)
+                    found = by_pixels.get(_pixels(xobject.decode_as_image()))
                 if found is None:
+                    problems.append(f"{page}, sheet {sheet + 1}: a figure drawn for a "
+                                    f"phone, {int(xobject['/Width'])} px printed "
+                                    f"{width:.0f} pt wide of the column's "
+                                    f"{COLUMN_PT:.0f}")
                     continue
                 name, wide, text_px = found
                 printed.add(name)

@@ -462,6 +462,29 @@ def test_drawn_for_a_phone_the_deck_builder_draws_what_the_chapter_stores(langua
     assert drawn[index] == stored, f"{chapter.path}: cell {index} drawn otherwise"
 
 
+def test_an_animation_is_drawn_for_the_page_at_its_last_frame():
+    """Chapter 1's animation cell, drawn for the PDF's page: the chapter's own runs at the
+    page's width, on the frame the player ends on (every step drawn), not its first:
+    the first draw of a figure would start the animation over."""
+    from bookbuild import slides
+    from reliability.figures import _media
+
+    path = ROOT / "chapters" / "01_chain_decay.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    index = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+                 and slides.figure_call(cell.source) == ("chain", "animate_runs"))
+    seen = {}
+
+    def each(unused, fig):
+        slides.legibility_problems(fig, "page")   # a first draw, as the build's audit
+        seen["width"] = fig.get_figwidth()
+        seen["x label"] = fig.axes[0].get_xlabel()
+
+    slides._figures_for_medium(path, [index], "page", each)
+    assert seen["width"] == _media.PAGE_WIDTH_IN
+    assert "10 of 10" in seen["x label"], seen["x label"]
+
+
 @pytest.mark.parametrize("medium", ["phone", "slide"])
 def test_the_outage_figure_reads_in_every_medium(medium):
     """Chapter 8's outage figure, drawn for the deck as for the page: no title over a

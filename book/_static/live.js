@@ -438,12 +438,17 @@
         if (near.length) build(near);
       }, {rootMargin: NEAR});
       roots.forEach(function (root) { watcher.observe(root); });
-      var printing = function () { build(roots); };
-      window.addEventListener("beforeprint", printing);
-      window.matchMedia("print").addEventListener("change", function (event) {
-        if (event.matches) printing();
-      });
+      window.addEventListener("beforeprint", function () { build(roots); });
     }
+    // Paper lays the page out at the sheet's column, with no resize event: when print
+    // media applies (Chromium's print and PDF included), every explorer is built and
+    // every chart drawn again at the column's width, not at the screen's it was drawn
+    // at (a phone's chart printed a third of the column); back on screen, at the
+    // screen's again.
+    window.matchMedia("print").addEventListener("change", function (event) {
+      if (event.matches) build(roots);
+      layOut();
+    });
     codeTabStops();
   }
   if (document.readyState === "loading") {

@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 from .. import _validate
 from . import _checks, _media
 from ..i18n import N_, Text, _, fill_slots, translate
-from ..notebook import (FIGURE_WIDTH_IN, OUTCOME_COLOURS, PALETTE, fit_text, legend_below,
+from ..notebook import (OUTCOME_COLOURS, PALETTE, fit_text, legend_below,
                         percent_axis)
 from ..workflow import Workflow, horizon
 from ..live import nearest
@@ -179,13 +179,16 @@ def _check_log(log) -> None:
                              f"returns; got a run {run!r}")
 
 
-def animate_runs(log, steps: int, *, title: str, states=None):
+def animate_runs(log, steps: int, *, title: str, states=None, medium: str = "phone"):
     """Runs advancing one step per frame; returns the animation.
 
     ``states`` maps each event the legend shows to its label (default
     :data:`ALL_STATES`); give only the states the runs can contain. ``"pending"`` (a
-    step not run) may be among them. The first frame already shows step 1.
+    step not run) may be among them. The first frame already shows step 1. Drawn for
+    ``medium`` (:data:`reliability.figures._media.MEDIA`): the book's PDF prints the
+    last frame of the animation drawn for the page.
     """
+    _media.medium(medium)
     _validate.text("title", title)
     if states is not None:
         _validate.mapping("states", states, what="event -> legend label")
@@ -199,7 +202,7 @@ def animate_runs(log, steps: int, *, title: str, states=None):
                          f"got {sorted(states)}")
     grid = run_grid(log, steps)
     cmap = ListedColormap([OUTCOME_COLOURS[e] for e in _EVENT_ORDER])
-    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 6.4), layout="constrained")
+    fig, ax = _media.subplots(medium, height=6.4, layout="constrained")
     shown = np.zeros_like(grid)
     image = ax.imshow(shown, cmap=cmap, vmin=0, vmax=len(_EVENT_ORDER) - 1,
                       aspect="auto", interpolation="nearest")
@@ -208,7 +211,7 @@ def animate_runs(log, steps: int, *, title: str, states=None):
     ax.grid(False)
     legend_below(fig, labels=[translate(v) for v in states.values()],
                  handles=[Patch(facecolor=OUTCOME_COLOURS[k], edgecolor=PALETTE["grey"])
-                          for k in states])
+                          for k in states], most_columns=_media.columns(medium, 2))
 
     def draw(frame):
         shown[:] = 0

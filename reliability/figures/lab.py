@@ -22,9 +22,10 @@ from ..i18n import N_, NP_, _, pgettext, translate
 from ..numbers import counted, fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
-           "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "pass_k_band",
-           "plot_dashboard", "plot_explorer", "capability_table", "rig_check_table",
-           "mirror_rows", "mirror_table", "live_fault_rate", "FAULT_FIGSIZE"]
+           "plot_capability", "plot_rig_vs_lab", "draw_fault_rate", "plot_fault_rate",
+           "pass_k_band", "plot_dashboard", "plot_explorer", "capability_table",
+           "rig_check_table", "mirror_rows", "mirror_table", "live_fault_rate",
+           "FAULT_FIGSIZE"]
 
 _ARM_COLOURS = {"baseline": PALETTE["grey"], "mismatched": PALETTE["orange"],
                 "matched": PALETTE["blue"]}
@@ -307,11 +308,13 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str, medium: str = "phone"):
     return fig
 
 
-def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
-    """Both arms at ``rate`` (Wilson bars) on their closed-form curves.
+def draw_fault_rate(fig, rate, *, frames: dict, closed: dict, medium: str = "phone"):
+    """Both arms at ``rate`` (Wilson bars) on their closed-form curves, on ``fig``, the
+    legend laid out for ``medium`` (:data:`reliability.figures._media.MEDIA`).
     ``frames``: rate -> (baseline ArmResult, recovery ArmResult); ``closed``: label ->
     (rates, values)."""
     _checks.figure("fig", fig)
+    _media.medium(medium)
     _validate.real("rate", rate, minimum=0.0, maximum=1.0)
     _checks.keyed("frames", frames, what="fault rates to (baseline, recovery) arms")
     if rate not in frames:
@@ -345,12 +348,28 @@ def draw_fault_rate(fig, rate, *, frames: dict, closed: dict):
     percent_axis(ax.yaxis)
     percent_axis(ax.xaxis)
     # Below the axes: where the curves fall depends on the profile: no corner is sure
-    legend_below(ax)
+    # a column a curve where the medium has room (no column left empty)
+    legend_below(ax, ncol=min(len(closed), _media.columns(medium, 1)))
     finish(fig)
 
 
 #: Size of :func:`draw_fault_rate`'s figure: room under the axes for the legend.
 FAULT_FIGSIZE = (FIGURE_WIDTH_IN, 5.4)
+
+
+def plot_fault_rate(rate, *, frames: dict, closed: dict, medium: str = "phone"):
+    """:func:`draw_fault_rate` on a figure of its own drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`; a phone's is :data:`FAULT_FIGSIZE`): the
+    chapter's figure, which the book's PDF draws again for the page. Returns the
+    figure."""
+    _media.medium(medium)
+    fig = _media.figure(medium, height=FAULT_FIGSIZE[1])
+    try:
+        draw_fault_rate(fig, rate, frames=frames, closed=closed, medium=medium)
+    except ValueError:   # bad input: no figure left open behind the error
+        plt.close(fig)
+        raise
+    return fig
 
 
 def pass_k_band(dash, *, confidence: float = 0.95, seed=0):

@@ -15,8 +15,8 @@ from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
 from ..numbers import counted, fmt
 
-__all__ = ["plot_columns", "draw_threshold_frame", "plot_baselines", "live_threshold",
-           "THRESHOLD_FIGSIZE"]
+__all__ = ["plot_columns", "draw_threshold_frame", "plot_threshold", "plot_baselines",
+           "live_threshold", "THRESHOLD_FIGSIZE"]
 
 _COLUMN_COLOURS = {"Relevance": PALETTE["blue"], "Irrelevance": PALETTE["orange"]}
 
@@ -62,13 +62,15 @@ def plot_columns(runs, *, title: str, medium: str = "phone"):
 
 
 def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 16,
-                         irrelevance_cases: int = 240, seed=0):
-    """The chapter's threshold figure (and its kernel explorer's): the closed-form
-    Relevance and Irrelevance of :func:`~reliability.reading.threshold_model` against the
-    threshold (lines), the chosen ``threshold`` (dotted), and one seeded leaderboard run at
-    it with 95 % Wilson intervals (dots). Returns the
+                         irrelevance_cases: int = 240, seed=0, medium: str = "phone"):
+    """The chapter's threshold figure (and its kernel explorer's) on ``fig``: the
+    closed-form Relevance and Irrelevance of :func:`~reliability.reading.threshold_model`
+    against the threshold (lines), the chosen ``threshold`` (dotted), and one seeded
+    leaderboard run at it with 95 % Wilson intervals (dots), its legend laid out for
+    ``medium`` (:data:`reliability.figures._media.MEDIA`). Returns the
     :class:`~reliability.reading.ColumnRun` drawn."""
     _checks.figure("fig", fig)
+    _media.medium(medium)
     threshold = _validate.real("threshold", threshold, minimum=-10, maximum=10)
     needed, unneeded = threshold_model(threshold, separation)
     run = simulate_columns(needed, unneeded, relevance_cases=relevance_cases,
@@ -95,13 +97,35 @@ def draw_threshold_frame(fig, threshold, *, separation, relevance_cases: int = 1
     set_title(ax, _("Threshold {threshold:+.1f} (model, separation {separation:.1f}): "
                     "the two columns move apart").format(threshold=float(threshold),
                                                          separation=float(separation)))
-    legend_below(ax)
+    # at most two columns, one a column score's: its line over its dot
+    legend_below(ax, ncol=min(2, _media.columns(medium, 1)))
     finish(fig)
     return run
 
 
 #: Size of :func:`draw_threshold_frame`'s figure: room under the axes for the legend.
 THRESHOLD_FIGSIZE = (FIGURE_WIDTH_IN, 6.0)
+
+
+def plot_threshold(threshold, *, separation, relevance_cases: int = 16,
+                   irrelevance_cases: int = 240, seed=0, medium: str = "phone"):
+    """:func:`draw_threshold_frame` on a figure of its own drawn for ``medium``
+    (:data:`reliability.figures._media.MEDIA`; a phone's is :data:`THRESHOLD_FIGSIZE`):
+    the chapter's figure, which the book's PDF draws again for the page. Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+
+    _media.medium(medium)
+    fig = _media.figure(medium, height=THRESHOLD_FIGSIZE[1])
+    try:
+        draw_threshold_frame(fig, threshold, separation=separation,
+                             relevance_cases=relevance_cases,
+                             irrelevance_cases=irrelevance_cases, seed=seed,
+                             medium=medium)
+    except ValueError:   # bad input: no figure left open behind the error
+        plt.close(fig)
+        raise
+    return fig
 
 
 def plot_baselines(pairs, *, title: str, medium: str = "phone"):

@@ -280,6 +280,31 @@ def _say(stream, line: str) -> None:
         print(line, file=stream, flush=True)
 
 
+def _checked_run(endpoint, path, arms, *, temperature, seed, max_turns, max_tokens,
+                 timeout, post, progress) -> tuple[dict, object, list[dict]]:
+    """A run's settings, checked (each bad one a ValueError naming it), its ``post`` and
+    the records already in ``path``, which must be trials of the same settings and of
+    ``arms``: the start that :func:`measure` and :func:`measure_form` share."""
+    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
+                    temperature=_validate.real("temperature", temperature, minimum=0.0,
+                                               maximum=2.0),
+                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
+                    max_turns=_validate.whole("max_turns", max_turns, minimum=1, maximum=50),
+                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
+                                               maximum=32_768),
+                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
+    if progress is not None and not callable(getattr(progress, "write", None)):
+        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
+    records = _read(path)
+    for record in records:
+        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
+        if other or record.get("arm") not in arms:
+            raise ValueError(f"path {path!r} holds trials of another run ({other}); "
+                             "give another file to measure these settings")
+    return settings, post, records
+
+
 def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperature: float = 0.7,
             seed: int = 0, max_turns: int = 6, max_tokens: int = 256, timeout: float = 120.0,
             concurrency: int = 1, post=None, progress=None) -> list[dict]:
@@ -298,24 +323,10 @@ def measure(endpoint: Endpoint, path, *, trials: int = 20, arms=None, temperatur
     unknown = [a for a in labels if a not in ARMS]
     if unknown:
         raise ValueError(f"arms must be labels among {list(ARMS)}, got {unknown}")
-    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
-                    temperature=_validate.real("temperature", temperature, minimum=0.0,
-                                               maximum=2.0),
-                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
-                    max_turns=_validate.whole("max_turns", max_turns, minimum=1, maximum=50),
-                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
-                                               maximum=32_768),
-                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
+    settings, post, records = _checked_run(
+        endpoint, path, ARMS, temperature=temperature, seed=seed, max_turns=max_turns,
+        max_tokens=max_tokens, timeout=timeout, post=post, progress=progress)
     concurrency = _validate.whole("concurrency", concurrency, minimum=1, maximum=256)
-    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
-    if progress is not None and not callable(getattr(progress, "write", None)):
-        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
-    records = _read(path)
-    for record in records:
-        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
-        if other or record.get("arm") not in ARMS:
-            raise ValueError(f"path {path!r} holds trials of another run ({other}); "
-                             "give another file to measure these settings")
     done = {(r["arm"], r["index"]) for r in records}
     # trial by trial across the arms, so that a run stopped early leaves them balanced
     todo = [(i, a) for i in range(trials) for a in labels if (a, i) not in done]
@@ -532,23 +543,9 @@ def measure_form(endpoint: Endpoint, path, *, calls: int = 30, temperature: floa
     _validate.instance("endpoint", endpoint, Endpoint)
     path = _path(path)
     calls = _validate.whole("calls", calls, minimum=1, maximum=100_000)
-    settings = dict(model=endpoint.model, model_sha256=endpoint.model_sha256,
-                    temperature=_validate.real("temperature", temperature, minimum=0.0,
-                                               maximum=2.0),
-                    seed=_validate.whole("seed", seed, minimum=0, maximum=2**32 - 1),
-                    max_turns=1,
-                    max_tokens=_validate.whole("max_tokens", max_tokens, minimum=1,
-                                               maximum=32_768),
-                    timeout=_validate.real("timeout", timeout, minimum=0.01, maximum=3600.0))
-    post = _http_post(settings["timeout"]) if post is None else _validate.function("post", post)
-    if progress is not None and not callable(getattr(progress, "write", None)):
-        raise ValueError(f"progress must be a text stream or None, got {progress!r}")
-    records = _read(path)
-    for record in records:
-        other = {k: record.get(k) for k in _IDENTITY if record.get(k) != settings[k]}
-        if other or record.get("arm") not in FORM_ARMS:
-            raise ValueError(f"path {path!r} holds calls of another run ({other}); "
-                             "give another file to measure these settings")
+    settings, post, records = _checked_run(
+        endpoint, path, FORM_ARMS, temperature=temperature, seed=seed, max_turns=1,
+        max_tokens=max_tokens, timeout=timeout, post=post, progress=progress)
     done = {(r["arm"], r["index"]) for r in records}
     todo = [(i, a) for i in range(calls) for a in FORM_ARMS if (a, i) not in done]
     with open(path, "a", encoding="utf-8") as handle:
@@ -820,19 +817,20 @@ def _store(records, path) -> None:
         writer.writerows(rows)
 
 
-def _main_form(args) -> int:
+def _run_and_report(args, run, options: dict, report) -> int:
+    """Run ``run`` (``measure`` or ``measure_form``) with ``options`` unless
+    ``--summary-only``, against the environment's endpoint or the local server, then
+    print ``report``'s lines for every record in ``--out`` (and store them with
+    ``--store``)."""
     if not args.summary_only:
-        options = dict(calls=args.calls, temperature=args.temperature, seed=args.seed,
-                       max_tokens=args.max_tokens, timeout=args.timeout,
-                       progress=sys.stderr)
         endpoint = _endpoint_from_environment(os.environ)
         try:
             if endpoint is not None:
-                measure_form(endpoint, args.out, **options)
+                run(endpoint, args.out, **options)
             else:
                 python = os.environ.get("RELIABILITY_LAB_PYTHON", sys.executable)
                 with _local_server(python) as local:
-                    measure_form(local, args.out, **options)
+                    run(local, args.out, **options)
         except KeyboardInterrupt:
             print(_("Stopped: every finished trial is in {path}; run the same command "
                     "again to go on.").format(path=args.out), file=sys.stderr)
@@ -841,7 +839,7 @@ def _main_form(args) -> int:
     if not records:
         print(_("No trials in {path} yet.").format(path=args.out))
         return 1
-    for line in form_summary(records):
+    for line in report(records):
         print(line)
     if args.store:
         _store(records, args.store)
@@ -872,34 +870,15 @@ def _main(argv=None) -> int:
                         help="also write the summary table of --out (for data/) to CSV")
     args = parser.parse_args(argv)
     with language(args.language):
+        shared = dict(temperature=args.temperature, seed=args.seed,
+                      max_tokens=args.max_tokens, timeout=args.timeout, progress=sys.stderr)
         if args.form:
-            return _main_form(args)
-        if not args.summary_only:
-            options = dict(trials=args.trials, arms=args.arms, temperature=args.temperature,
-                           seed=args.seed, max_turns=args.max_turns,
-                           max_tokens=args.max_tokens, timeout=args.timeout,
-                           concurrency=args.concurrency, progress=sys.stderr)
-            endpoint = _endpoint_from_environment(os.environ)
-            try:
-                if endpoint is not None:
-                    measure(endpoint, args.out, **options)
-                else:
-                    python = os.environ.get("RELIABILITY_LAB_PYTHON", sys.executable)
-                    with _local_server(python) as local:
-                        measure(local, args.out, **options)
-            except KeyboardInterrupt:
-                print(_("Stopped: every finished trial is in {path}; run the same command "
-                        "again to go on.").format(path=args.out), file=sys.stderr)
-                return 130
-        records = _read(_path(args.out))
-        if not records:
-            print(_("No trials in {path} yet.").format(path=args.out))
-            return 1
-        for line in summary(records):
-            print(line)
-        if args.store:
-            _store(records, args.store)
-    return 0
+            return _run_and_report(args, measure_form, dict(calls=args.calls, **shared),
+                                   form_summary)
+        return _run_and_report(args, measure,
+                               dict(trials=args.trials, arms=args.arms,
+                                    max_turns=args.max_turns,
+                                    concurrency=args.concurrency, **shared), summary)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from scipy.stats import betabinom, binom
 
 from . import _validate
 from .i18n import N_, NP_, _, gettext
-from .numbers import counted, interval, number, percent
+from .numbers import counted, fmt, interval, number, percent
 from .stats import Interval, z_value
 
 __all__ = ["pass_at_k", "pass_hat_k", "PassCurves", "curves", "PassEstimate",
@@ -240,6 +240,53 @@ class PassCurves:
             N_("pass@k high"): self.pass_at_high, "pass^k": self.pass_hat,
             N_("pass^k low"): self.pass_hat_low, N_("pass^k high"): self.pass_hat_high},
             index=pd.Index(self.k, name="k")).round(3)
+
+    def beside_closed_form(self, mix, ks=None) -> str:
+        """A sentence naming each printed interval that misses the closed form of
+        ``mix`` (which k, pass@k or pass^k), or saying none does, in the page's
+        language; a miss comes with what a reader needs to weigh it: a 95% interval
+        misses its closed form in about one case in twenty by chance.
+
+        Parameters
+        ----------
+        mix : TaskMix
+            The task set the curves were simulated from.
+        ks : sequence of int, optional
+            The k whose intervals the reader sees (default: every k of the curves).
+
+        Examples
+        --------
+        >>> mix = TaskMix.beta(0.6, 1.0)
+        >>> r = curves(mix.simulate(50, 8, seed=1), seed=1)
+        >>> print(r.beside_closed_form(mix, (1, 2)))
+        Every closed form lies inside its 95% interval
+        """
+        from . import claims
+
+        if not isinstance(mix, TaskMix):
+            raise ValueError(f"mix must be a TaskMix, got {mix!r}")
+        ks = [int(k) for k in (self.k if ks is None else ks)]
+        known = [int(k) for k in self.k]
+        for k in ks:
+            if k not in known:
+                raise ValueError(f"ks must be among the curves' k (1 to {max(known)}), "
+                                 f"got {k}")
+        misses = []
+        for k in ks:
+            i = known.index(k)
+            for name, rate, low, high in (
+                    ("pass@k", mix.pass_at(k), self.pass_at_low, self.pass_at_high),
+                    ("pass^k", mix.pass_hat(k), self.pass_hat_low, self.pass_hat_high)):
+                if not claims.inside(float(rate), low[i], high[i]):
+                    misses.append(_("{curve} at k = {k}").format(curve=name, k=k))
+        level = fmt(self.confidence, ".0%")
+        if not misses:
+            return _("Every closed form lies inside its {level} interval").format(
+                level=level)
+        return _("Closed form outside its {level} interval: {misses}; a {level} "
+                 "interval misses by chance about one time in {one_in}").format(
+            level=level, misses=", ".join(misses),
+            one_in=round(1 / (1 - self.confidence)))
 
 
 def _outcome_matrix(outcomes) -> np.ndarray:

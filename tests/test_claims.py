@@ -1,7 +1,12 @@
 """Sentences chosen or checked from their numbers (reliability.claims)."""
 
+import re
+from pathlib import Path
+
+import nbformat
 import pytest
 
+from bookbuild import launch_notebooks
 from reliability import claims
 from reliability.i18n import language
 
@@ -96,13 +101,6 @@ def test_the_slide_figure_titles_what_its_caller_measured():
 
 
 # --- issue 41: the English reader's contradictions, each sentence beside its output ----------
-
-import re
-from pathlib import Path
-
-import nbformat
-
-from bookbuild import launch_notebooks
 
 _ROOT = Path(__file__).resolve().parents[1]
 _EDITIONS = ("chapters", "ru/chapters")

@@ -319,7 +319,8 @@ def test_form_against_content_counts_what_parses_and_what_is_right(endpoint, tmp
     assert lines[1].startswith("schema enforced by the grammar: valid form 12 of 12, "
                                "100.0% [75.8%, 100.0%]; right call 4 of 12, 33.3% [")
     form_gap, content_gap = lines[2], lines[3]
-    pp = lambda x: f"{x:+.1f}".replace("-", "\u2212")  # the page's minus sign
+    def pp(x):
+        return f"{x:+.1f}".replace("-", "\u2212")  # the page's minus sign
     assert form_gap.startswith("valid form: schema enforced by the grammar vs schema in "
                                f"the prompt: {pp(100 * (12 - odd) / 12)} pp [")
     assert content_gap.startswith("right call: schema enforced by the grammar vs schema "

@@ -671,7 +671,9 @@ def stored_records(rows) -> list[dict]:
         if not {"arm", "ending", "value"} <= set(row):
             raise ValueError("rows must be stored rows with arm, ending and value")
         base = {k: row.get(k) for k in _PROVENANCE}
-        truth = lambda key: str(row[key]).lower() == "true"  # a CSV reads back "True"
+
+        def truth(key, row=row):
+            return str(row[key]).lower() == "true"  # a CSV reads back "True"
         if "form" in row:
             one = dict(base, arm=row["arm"], form=truth("form"), content=truth("content"))
         else:

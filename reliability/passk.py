@@ -265,8 +265,14 @@ class PassCurves:
 
         if not isinstance(mix, TaskMix):
             raise ValueError(f"mix must be a TaskMix, got {mix!r}")
-        ks = [int(k) for k in (self.k if ks is None else ks)]
         known = [int(k) for k in self.k]
+        if ks is None:
+            ks = known
+        elif isinstance(ks, (str, bytes)) or not hasattr(ks, "__iter__") or not all(
+                isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in ks):
+            raise ValueError(f"ks must be a sequence of whole k among the curves' k (1 to "
+                             f"{max(known)}), or None for all, got {ks!r}")
+        ks = [int(k) for k in ks]
         for k in ks:
             if k not in known:
                 raise ValueError(f"ks must be among the curves' k (1 to {max(known)}), "

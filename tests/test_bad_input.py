@@ -322,6 +322,8 @@ REGISTRY = {
                                            ok={"pass_at_wilson": [None],
                                                "pass_hat_wilson": [None]}),
     "reliability.passk.PassCurves.table": Entry(lambda: _CURVES.table, {}),
+    "reliability.passk.PassCurves.beside_closed_form": Entry(
+        lambda: _CURVES.beside_closed_form, {"mix": MIX, "ks": (1, 2)}, ok={"ks": [None]}),
     "reliability.passk.curves": Entry(lambda: passk.curves, dict(
         outcomes=[[1, 0, 1], [0, 0, 1]], confidence=0.9, resamples=10, seed=0)),
     "reliability.passk.PassEstimate": Entry(lambda: passk.PassEstimate, _fields(_ESTIMATE)),

@@ -102,18 +102,3 @@ def test_a_breaker_waits_less_than_retries_alone(outage):
     retries = np.array(data["series"][0]["frames"][""][1])
     for frame in data["series"][1]["frames"].values():
         assert np.all(np.array(frame[1]) < retries)
-
-
-def test_the_sentence_says_how_its_day_compares_with_the_chapters():
-    """Issue 41, defect 7: at its default the explorer said "Retries only: 2.0
-    worker-hours" beside the text's 29.4 for the same outage, with no word that its day
-    is a sixteenth of the text's. Only a tiny day is built here: the words are fixed."""
-    e = figures.live_outage(conversations=1, seed=0, chapter_conversations=16)
-    assert "The chapter's text simulates a day of 16 conversations, 16 times this one" \
-        in e.sentence()
-    assert "compare directly" in e.sentence()
-    assert "chapter's text" not in figures.live_outage(conversations=1, seed=0).sentence()
-    same = figures.live_outage(conversations=1, seed=0, chapter_conversations=1)
-    assert "chapter's text" not in same.sentence()
-    with pytest.raises(ValueError, match="chapter_conversations"):
-        figures.live_outage(conversations=1, seed=0, chapter_conversations=0)

@@ -16,7 +16,7 @@ from ..notebook import PALETTE, percent_axis
 from ..notebook.style import FIGURE_WIDTH_IN
 from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
-from ..numbers import counted, fmt, number
+from ..numbers import counted, fmt
 
 __all__ = ["plot_outage", "plot_outage_lines", "draw_outage_frame", "plot_slide",
            "plot_routellm", "live_outage"]
@@ -281,18 +281,13 @@ LIVE_TIMEOUTS = (5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 
 
 def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
-                failure_threshold: int = 5, reset_timeout: float = 60.0,
-                chapter_conversations: int | None = None):
+                failure_threshold: int = 5, reset_timeout: float = 60.0):
     """The chapter's live explorer: worker-hours spent waiting in one seeded simulated day
     of ``conversations`` conversations against the length of an outage from 10:00, with
     retries only and with a circuit breaker, and in words the calls to the dead primary
     and the share of the outage's requests refused, with 95 % Wilson intervals. The other
     arguments set where the sliders start, moved to the nearest position offered.
-    ``chapter_conversations``, the size of the day the chapter's text simulates, makes
-    the sentence say how its smaller day compares (waiting and calls with retries only
-    grow about in proportion to the traffic; the shares refused do not), so a reader
-    does not set its counts beside the text's. Returns a
-    :class:`reliability.live.Explorer`."""
+    Returns a :class:`reliability.live.Explorer`."""
     from functools import lru_cache
 
     from ..harness.breaker import BreakerConfig
@@ -310,17 +305,6 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
     timeout = _validate.real("reset_timeout", reset_timeout, above=0.0)
     timeout = min(LIVE_TIMEOUTS, key=lambda v: abs(np.log(v / timeout)))
     refusal = len(RUNGS) - 1          # the last rung: a refusal and the human queue
-    scale = ""
-    if chapter_conversations is not None:
-        chapter_conversations = _validate.whole("chapter_conversations",
-                                                chapter_conversations, minimum=1)
-        if chapter_conversations > conversations:   # the text's day is the larger
-            scale = " " + _(
-                "The chapter's text simulates a day of {chapter}, {times} times this "
-                "one: with retries only its waiting and calls are about {times} times "
-                "these, while the shares refused compare directly.").format(
-                chapter=counted(chapter_conversations, "conversation", "conversations"),
-                times=number(round(chapter_conversations / conversations, 1)))
 
     @lru_cache(maxsize=None)
     def day(hours, threshold=None, timeout=None):
@@ -379,8 +363,8 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
             "refused (95% Wilson interval {low_a} to {high_a}). With a breaker that "
             "opens after {threshold} in a row and lets a probe through after "
             "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
-            "{high_b}).") + scale, conversations=counted(
-                conversations, "conversation", "conversations")), words,
+            "{high_b})."), conversations=counted(conversations, "conversation",
+                                                "conversations")), words,
                     depends=("hours", "threshold", "timeout")),
         x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),
         title=_("Waiting in a simulated day (model)"),
@@ -393,6 +377,4 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         y_range=(0.0, top),
         source=("reliability.figures.ladder.live_outage",
                 {"conversations": conversations, "seed": seed, "outage_hours": hours,
-                 "failure_threshold": threshold, "reset_timeout": timeout,
-                 **({} if chapter_conversations is None else
-                    {"chapter_conversations": chapter_conversations})}))
+                 "failure_threshold": threshold, "reset_timeout": timeout}))

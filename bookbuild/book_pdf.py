@@ -146,14 +146,14 @@ _READY_JS = """async () => {
     // cell's long words wrap anywhere, which split «0,8» into «0,» and «8» (issue 41).
     // Each number (sign, digits, decimal sign, thousands' spaces, per cent) becomes a
     // .print-number, which print.css does not let wrap.
-    const NUMBER = /[\u2212+-]?\d(?:[\d\u00a0\u202f.,]*\d)?%?/g;
+    const NUMBER = /[\u2212+-]?\\d(?:[\\d\u00a0\u202f.,]*\\d)?%?/g;
     for (const cell of Array.from(document.querySelectorAll("td, th"))) {
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
         const texts = [];
         while (walker.nextNode()) { texts.push(walker.currentNode); }
         for (const node of texts) {
             const text = node.textContent;
-            if (!/\d/.test(text) || node.parentElement.closest(".print-number")) { continue; }
+            if (!/\\d/.test(text) || node.parentElement.closest(".print-number")) { continue; }
             const parts = document.createDocumentFragment();
             let last = 0;
             for (const found of text.matchAll(NUMBER)) {

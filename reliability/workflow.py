@@ -370,14 +370,19 @@ class Workflow:
         # Step-major layout (flat index step * runs + run): the first attempt of every
         # step, then a retry for only the steps sent back, round by round.
         u, v, bad, sent, pending = self._first_round(rng, (self.steps, runs))
-        rounds = [(None, u, v)]            # (flat indices of the steps tried, uniforms)
+        # (flat indices of the steps tried, uniforms): the uniforms are kept only for the
+        # log (twenty rounds of a 200-step chain's 20,000 runs would hold 640 MB).
+        rounds = [(None, u, v)]
         for _ in range(1, self.attempts):
             if pending.size == 0:
                 break
             u, v, verdict = self._verdicts(rng, pending.size)
-            rounds.append((pending, u, v))
-            bad.ravel()[pending] = verdict != 2
-            pending = pending[verdict == 0]
+            rounds.append((pending, u, v) if log_runs else (pending, None, None))
+            # Only a decided attempt changes its step's mark: a step sent back again is
+            # marked bad already (sent back in the first round means not right).
+            decided = verdict != 0
+            bad.ravel()[pending[decided]] = verdict[decided] != 2
+            pending = pending[~decided]
         # A run stops at its first step that gave up (still sent back after every
         # attempt): pending is in flat (step-major) order, so a run's first entry there
         # is its earliest give-up.
@@ -396,13 +401,15 @@ class Workflow:
             attempts += sent.view(np.int8).sum(axis=0, dtype=wide)
             after = np.arange(self.steps)[:, None] > stop    # steps never reached
             attempts[quit] -= np.count_nonzero(sent[:, quit] & after, axis=0)
+        if len(rounds) > 2:
+            # A step is reached when it is at or before its run's stop: one look-up per
+            # retry (not a search in the runs that quit), counted per run by bincount.
+            last = np.full(runs, self.steps - 1)
+            last[quit] = stop
+            reached = (np.arange(self.steps)[:, None] <= last).ravel()
         for tried, _, _ in rounds[2:]:
-            run, step = tried % runs, tried // runs
-            if quit.size:
-                at = np.minimum(np.searchsorted(quit, run), quit.size - 1)
-                run = run[(quit[at] != run) | (step <= stop[at])]
-            retried_runs, retries = np.unique(run, return_counts=True)
-            attempts[retried_runs] += retries.astype(attempts.dtype)
+            run = tried[reached[tried]] % runs
+            attempts += np.bincount(run, minlength=runs).astype(attempts.dtype)
         ended = (~bad.any(axis=0)).view(np.int8) + np.int8(_WRONG)  # OK or WRONG
         ended[gave_up_run] = _ERROR        # a give-up ends the run, whatever came before
         log = []

@@ -14,6 +14,8 @@ checkout alone (no other network):
   its requirements installed (the wheel inside it, the book's pins), a chapter run.
 
 The environments live in a temporary folder; pip's cache makes the second run fast.
+Binder and the zip pin the same runtime: it is installed once, and each of the two
+installs its own requirements file over it (the ``runtime`` fixture).
 """
 
 from __future__ import annotations
@@ -266,17 +268,61 @@ def test_nothing_is_pinned_for_development_that_nothing_uses():
     assert not unused, f"pinned but required by nothing (run `make pins`): {unused}"
 
 
+# --- the runtime Binder and the zip share ----------------------------------------------
+
+def _site_packages(python: Path) -> Path:
+    return Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()"
+                      "['purelib'])"]).stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    """The book's pinned runtime (binder/requirements.txt's ``==`` lines, which the zip's
+    requirements.txt repeats: ``pinned_runtime``) installed once by pip for this module,
+    then shared read-only by Binder's and the zip's environments (:func:`_on_runtime`).
+    Both used to install the same 100-odd packages, about a minute each."""
+    from bookbuild.launch_notebooks import pinned_runtime
+
+    home = tmp_path_factory.mktemp("runtime")
+    python = _venv(home / "env")
+    (home / "requirements.txt").write_text("\n".join(pinned_runtime()) + "\n")
+    _run([python, "-m", "pip", "install", "--quiet", "-r", home / "requirements.txt"])
+    site = _site_packages(python)
+    return site, sorted(entry.name for entry in site.iterdir())
+
+
+def _on_runtime(folder: Path, runtime) -> Path:
+    """A fresh environment that sees the shared runtime's packages after its own (as a
+    site folder: its .pth files run too). pip, asked for a requirements file there,
+    still resolves every line against what is installed and installs whatever is
+    missing or at another version into this environment only; the caller checks with
+    :func:`_runtime_untouched` that nothing was written to the shared one."""
+    shared, _ = runtime
+    python = _venv(folder)
+    (_site_packages(python) / "zz_book_runtime.pth").write_text(
+        f"import site; site.addsitedir({str(shared)!r})\n")
+    return python
+
+
+def _runtime_untouched(runtime) -> None:
+    shared, entries = runtime
+    assert sorted(entry.name for entry in shared.iterdir()) == entries, \
+        "an install changed the shared runtime"
+
+
 # --- Binder -------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def binder(tmp_path_factory):
-    """An environment built from binder/ alone, the way repo2docker builds it, from the
+def binder(tmp_path_factory, runtime):
+    """An environment built from binder/ alone, the way repo2docker builds it (``pip
+    install -r binder/requirements.txt``, over the shared pinned runtime), from the
     handout branch the Binder buttons name (the checkout less the homework's key)."""
     home = tmp_path_factory.mktemp("binder")
     repo = _checkout_copy(home / "repo", leave_out=TEACHER_ONLY)
-    python = _venv(home / "env")
+    python = _on_runtime(home / "env", runtime)
     _run([python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
          cwd=repo)
+    _runtime_untouched(runtime)
     return repo, python, _kernel(python, "binder-emulation")
 
 
@@ -404,8 +450,8 @@ def _no_git_path(folder: Path, python: Path) -> str:
     return str(python.parent)
 
 
-def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, tmp_path,
-                                                                 monkeypatch):
+def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, runtime,
+                                                                 tmp_path, monkeypatch):
     """A student unzips the book's notebooks into a bare environment whose PATH has no
     git, installs its requirements.txt as its README says, and Run All works: the
     package comes from the wheel in the zip, at the book's pinned versions, with its
@@ -424,11 +470,12 @@ def test_the_zip_installs_offline_of_any_repository_with_no_git(built_site, tmp_
     with zipfile.ZipFile(html / "agent-reliability-notebooks.zip") as archive:
         archive.extractall(tmp_path)
     folder = tmp_path / "agent-reliability-notebooks"
-    python = _venv(tmp_path / "env")
+    python = _on_runtime(tmp_path / "env", runtime)
     path = _no_git_path(tmp_path, python)
     assert shutil.which("git", path=path) is None
     _run([python, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"], cwd=folder,
          env={"PATH": path, "HOME": str(tmp_path)})
+    _runtime_untouched(runtime)
     installed = _installed(python)
     for line in pinned_runtime():
         name, version = line.split("==")

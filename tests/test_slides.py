@@ -1,8 +1,8 @@
 """The teacher's slide decks (bookbuild/slides.py) in headless Chromium, in both editions.
 
-Each deck is built once per module by the generator the book's build calls, into a
-temporary site whose ``_static`` is the book's own (with reveal.js vendored from npm),
-and served on 127.0.0.1. A teacher steps through it with the arrow keys: every slide is
+The decks are the ones the book's build wrote into its site (tests/conftest.py's
+``built_site``, with reveal.js vendored from npm in the site's ``_static``), served on
+127.0.0.1. A teacher steps through it with the arrow keys: every slide is
 visited with ``Reveal.next()``, nothing on a slide leaves its 1280 x 720 box, no script
 fails, nothing is fetched from another host, every figure loads and every formula is
 typeset, and no text on a slide (its words, its formulas, its explorer's chart, its
@@ -33,22 +33,18 @@ ROOM_TEXT_PX = 20
 
 
 @pytest.fixture(scope="module")
-def decks(tmp_path_factory):
-    """Both editions' decks in a temporary site, served; yields the site and its URL."""
-    from bookbuild import slides
-
-    if not (ROOT / "book" / "_static" / "vendor" / "reveal.js").is_dir():
-        ran = subprocess.run(["bash", str(ROOT / "scripts" / "vendor_assets.sh")],
-                             capture_output=True, text=True, cwd=ROOT)
-        assert ran.returncode == 0, ran.stdout + ran.stderr
-    site = tmp_path_factory.mktemp("slides-site")
-    result = slides.write_decks(site)
-    assert result["returncode"] == 0, result["log"]
-    for static in (site / "_static", site / "ru" / "_static"):
-        static.parent.mkdir(parents=True, exist_ok=True)
-        static.symlink_to(ROOT / "book" / "_static", target_is_directory=True)
-    with serve(site) as base:
-        yield site, base
+def decks(built_site):
+    """Both editions' decks as the book's build wrote them (bookbuild.slides.write_decks,
+    into the site tests/conftest.py builds once per run: the decks beside the pages and
+    the site's own ``_static``), served; yields the site and its URL. (This module used
+    to write both editions' decks a second time into a site of its own.)"""
+    html, result = built_site
+    assert "slides" in result, "the book's build stopped before the decks:\n" + "\n".join(
+        f"{step}: {value['log'][-3000:]}" for step, value in result.items()
+        if isinstance(value, dict) and value["returncode"] != 0)
+    assert result["slides"]["returncode"] == 0, result["slides"]["log"]
+    with serve(html) as base:
+        yield html, base
 
 
 @pytest.fixture(scope="module")

@@ -209,8 +209,8 @@ class Bibliography:
         # BibTeX's "and others" is a person named "others": the book writes "et al."
         unknown = "others" in names
         names = [n for n in names if n != "others"]
-        if not names:
-            who = _plain(entry.fields.get("title", key))
+        if not names:   # BibTeX's key field names an authorless entry, as the book does
+            who = _plain(entry.fields.get("key") or entry.fields.get("title", key))
         elif unknown or len(names) > 2:
             who = _("{first} et al.").format(first=names[0])
         elif len(names) == 1:

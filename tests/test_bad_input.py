@@ -669,6 +669,8 @@ REGISTRY = {
     "reliability.lab.arms.ArmResult": Entry(lambda: arms.ArmResult, _fields(_ARM)),
     "reliability.lab.arms.ArmResult.interval": Entry(lambda: _ARM.interval, dict(confidence=0.9)),
     "reliability.lab.arms.ArmResult.share": Entry(lambda: _ARM.share, dict(failure="success")),
+    "reliability.lab.arms.ArmResult.share_interval": Entry(lambda: _ARM.share_interval, dict(
+        failure="success", confidence=0.9)),
     "reliability.lab.arms.Gap": Entry(lambda: arms.Gap, dict(reference="a", treated="b", delta=0.1,
                                                              low=-0.1, high=0.3)),
     "reliability.lab.arms.Gap.sentence": Entry(lambda: arms.compare(_ARM, _ARM).sentence, {}),

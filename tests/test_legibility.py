@@ -81,6 +81,40 @@ def test_a_legend_over_markers_and_scatter_points_is_reported():
     assert any("covers scatter points" in p for p in problems), problems
 
 
+def test_a_boxed_label_over_a_marker_is_reported_and_over_a_reference_line_is_not():
+    """A label drawn on a white box hides what lies under it: over an interval's marker
+    that is a problem (chapter 9's Russian rig-vs-lab figure hid two of the rig's markers
+    behind wrapped stage names), over a grid or reference line it is what the box is
+    for."""
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+    ax.axvline(0.5, color="black")
+    ax.errorbar(0.2, 0.5, xerr=0.1, fmt="s", label="rig")
+    ax.set(xlim=(0, 1), ylim=(0, 1))
+    label = ax.text(0.05, 0.55, "a stage name,\nwrapped", va="top",
+                    bbox=dict(facecolor="white", edgecolor="none", pad=1))
+    problems = figure_problems(fig)
+    assert any("hides a marker" in p and "a stage name" in p for p in problems), problems
+    label.set_position((0.45, 0.95))   # over the reference line only
+    assert figure_problems(fig) == []
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_rig_beside_lab_figure_shows_every_marker_at_a_phones_width(language):
+    """Chapter 9's figure at its settings, in both editions: every stage's name wraps
+    to the figure and pushes its two intervals down, so no name hides a marker."""
+    from reliability.datasets import load
+    from reliability.figures import lab as fig_lab
+    from reliability.lab.rig import mirror_stages
+
+    setup(language=language)
+    mirrors = mirror_stages(load("forge_gap"), seed=20261209)
+    fig = fig_lab.plot_rig_vs_lab(fig_lab.mirror_rows(mirrors), title="Rig beside lab")
+    assert figure_problems(fig) == []
+    names = [t for t in fig.axes[0].texts if t.get_text().startswith("S")]
+    assert len(names) == len(mirrors) and any("\n" in t.get_text() for t in names) \
+        == (language == "ru")
+
+
 def test_a_legend_below_one_panel_over_the_next_one_is_reported():
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH_IN, 6))
     top.plot([0, 1], [0, 1], label="top line")

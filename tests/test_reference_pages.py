@@ -125,3 +125,21 @@ def test_the_russian_launch_notebooks_cite_in_russian():
     line = bibliography.reference("reliabilitypage", "ru")
     assert "(б. г.)" in line and "Интерактивная страница курса" in line, line
     assert bibliography.label("reliabilitypage").endswith(", n.d.")
+
+
+def test_an_authorless_repository_is_cited_by_its_name_in_both_editions():
+    """The rig's repository names no author: both editions cite it by its name, as its
+    list entry opens, and never by an English stand-in for an author («forge-gap
+    authors» in the Russian text)."""
+    import yaml
+
+    from bookbuild.launch_notebooks import Bibliography
+
+    config = yaml.safe_load((ROOT / "ru" / "_config.yml").read_text())["sphinx"]["config"]
+    for words, year in (({}, "n.d."), (config, "б. г.")):
+        listed = _reference_list(words)
+        assert f"[forge-gap, {year}] forge-gap: an ablation rig" in listed, listed
+        assert "authors" not in listed
+    bibliography = Bibliography.load()
+    assert bibliography.label("forgegap", "ru") == "forge-gap, б. г."
+    assert bibliography.label("forgegap") == "forge-gap, n.d."

@@ -72,9 +72,11 @@ class AuthorYearLabels(BaseLabelStyle):
         people = entry.persons.get("author") or entry.persons.get("editor") or []
         names = [_surname(p) for p in people]
         year = entry.fields.get("year", _word("bibliography_no_date"))
-        if not names:   # as the text cites an entry with no author: by its title
-            title = entry.fields.get("title", entry.key).replace("{", "").replace("}", "")
-            return f"{title}, {year}"
+        if not names:   # as the text cites an entry with no author: by BibTeX's key
+            # field, the short name its list entry opens with (a repository's), else by
+            # its title; never a made-up author, which only one edition's language reads
+            title = entry.fields.get("key") or entry.fields.get("title", entry.key)
+            return f"{title.replace('{', '').replace('}', '')}, {year}"
         if len(names) >= 3 or "others" in names:
             return f"{names[0]} {_word('bibliography_et_al')}, {year}"
         return f"{(' ' + _word('bibliography_and') + ' ').join(names)}, {year}"

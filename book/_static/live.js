@@ -309,8 +309,20 @@
   function wide(tables) {
     return tables.map(function (t) { return t.box.scrollWidth > t.box.clientWidth + 1; });
   }
+  /* Besides the line under it, a table that scrolls fades at the edge where more columns
+     are (figures.css, .table-scroll.scrolls), until it is scrolled to its end. */
+  function atEnd(box) {
+    box.classList.toggle("at-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  }
   function sayWhichScroll(tables, scrolls) {
-    tables.forEach(function (t, i) { t.note.style.display = scrolls[i] ? "block" : "none"; });
+    tables.forEach(function (t, i) {
+      t.note.style.display = scrolls[i] ? "block" : "none";
+      t.box.classList.toggle("scrolls", scrolls[i]);
+      if (scrolls[i] && !t.box.hasAttribute("data-edge-watched")) {
+        t.box.setAttribute("data-edge-watched", "");
+        t.box.addEventListener("scroll", function () { atEnd(t.box); }, {passive: true});
+      }
+    });
   }
 
   /* On a phone a code block is laid out only when it nears the screen (figures.css's

@@ -278,27 +278,34 @@ def plot_rig_vs_lab(rows: list[dict], *, title: str, medium: str = "phone"):
     for row in rows:
         _checks.columns("rows", row, _MIRROR_KEYS, what="list of dicts")
     _validate.text("title", title)
-    # Each stage's name on a line above its two intervals: they keep the whole width.
-    fig, ax = _media.subplots(medium, height=3.2 + 0.5 * len(rows))
+    # Each stage's name above its two intervals, so they keep the whole width; a name
+    # wrapped onto more lines pushes its intervals down by as many lines, or its box
+    # would paint over them (a Russian name takes two lines at a phone's width).
+    labels = [wrap(row["label"], FIGURE_WIDTH_IN - 0.7) for row in rows]
+    extra = [label.count("\n") for label in labels]
+    line = 0.45                        # one more line of a name, in rows' units
+    fig, ax = _media.subplots(medium, height=3.2 + 0.5 * len(rows) + 0.3 * sum(extra))
     pitch = 1.7
+    tops = np.cumsum([0.0] + [pitch + line * n for n in extra])
     for i, row in enumerate(rows):
-        # wrapped to the figure, and left out of the layout, which would otherwise
-        # narrow the axes to fit a long name beside them
-        ax.text(0.0, i * pitch, wrap(row["label"], FIGURE_WIDTH_IN - 0.7), va="top",
-                ha="left", transform=ax.get_yaxis_transform(), in_layout=False,
+        # left out of the layout, which would otherwise narrow the axes to fit a long
+        # name beside them
+        ax.text(0.0, tops[i], labels[i], va="top", ha="left",
+                transform=ax.get_yaxis_transform(), in_layout=False,
                 bbox=dict(facecolor="white", edgecolor="none", pad=1))
         for offset, key, colour, marker, label in (
                 (0.95, "rig", PALETTE["vermillion"], "s",
                  _("rig, real models (published)")),
                 (1.35, "lab", PALETTE["blue"], "o", _("lab, simulated profile"))):
             value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
-            ax.errorbar(value, i * pitch + offset, xerr=[[value - low], [high - value]],
+            ax.errorbar(value, tops[i] + line * extra[i] + offset,
+                        xerr=[[value - low], [high - value]],
                         fmt=marker, color=colour, capsize=3,
                         label=label if i == 0 else None)
     ax.axvline(0, color="black", lw=1)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
-    ax.set_ylim(len(rows) * pitch, -0.05)
+    ax.set_ylim(tops[-1], -0.05)
     ax.set(xlabel=_("gap closed by the guardrail, percentage points "
                     "(95% Newcombe interval)"))
     set_title(ax, title)

@@ -149,6 +149,12 @@ class ArmResult:
         _validate.text("failure", failure)
         return self.classes.get(failure, 0) / self.runs
 
+    def share_interval(self, failure: str, confidence: float = 0.95) -> Interval:
+        """Wilson interval for :meth:`share`: an arm's runs are one sample, and so is
+        the share of them that ended in ``failure``."""
+        _validate.text("failure", failure)
+        return wilson_interval(self.classes.get(failure, 0), self.runs, confidence)
+
 
 def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed=0,
             label: str | None = None, keep: int = 0, first: int = 0) -> ArmResult:

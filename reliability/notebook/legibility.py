@@ -50,12 +50,13 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                     min_text_px: float = MIN_TEXT_PX) -> list[str]:
     """What makes ``fig`` hard to read when shown ``column_px`` CSS pixels wide.
 
-    Four kinds: text whose height would be under ``min_text_px`` there (font size in
+    Five kinds: text whose height would be under ``min_text_px`` there (font size in
     points / 72 x the column over the figure's width in inches, margins included); two pieces of text that
     overlap each other; a legend whose box, inside an axes, covers plotted data (a line
-    or its markers, a bar or band, a scatter point, an image); and text that runs past
+    or its markers, a bar or band, a scatter point, an image); text that runs past
     the figure's left or right edge (clipped where the figure is saved at its size, and
-    where it is saved to fit, an image wider than the figure, shrunk further on a phone).
+    where it is saved to fit, an image wider than the figure, shrunk further on a phone);
+    and text drawn on a filled box that hides plotted data the same way.
     Returns one sentence per problem; an empty list is a pass.
     """
     from matplotlib.figure import Figure
@@ -92,6 +93,48 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                             f"figure's {side} edge (clipped, or it widens the image): "
                             "wrap it or shorten it")
     problems += _legend_problems(fig, renderer)
+    problems += _boxed_text_problems(fig, renderer)
+    return problems
+
+
+def _boxed_text_problems(fig, renderer) -> list[str]:
+    """A sentence for each piece of text drawn on a filled box (a label kept legible over
+    grid and reference lines, which it may hide) whose box hides a data point of an axes:
+    a marker or an interval bar, painted over as a legend would paint it."""
+    import numpy as np
+    from matplotlib.collections import LineCollection
+    from matplotlib.transforms import Bbox
+
+    def hidden(ax, region) -> str | None:
+        for line in ax.lines:
+            if line.get_visible() and line.get_marker() not in (None, "None", "none", "",
+                                                                 " "):
+                points = line.get_transform().transform(
+                    np.asarray(line.get_xydata(), float))
+                if _points_in(points, region):
+                    return "a marker"
+        for bars in ax.collections:
+            if bars.get_visible() and isinstance(bars, LineCollection):
+                for path in bars.get_paths():
+                    ends = bars.get_transform().transform(np.asarray(path.vertices, float))
+                    if _segments_cross(ends[:-1], ends[1:], region):
+                        return "an interval bar"
+        return None
+
+    problems = []
+    for ax in fig.axes:
+        for text in ax.texts:
+            patch = text.get_bbox_patch()
+            if not text.get_visible() or patch is None or not text.get_text().strip():
+                continue
+            box = patch.get_window_extent(renderer)
+            region = Bbox.intersection(box, ax.bbox)
+            if region is None or region.width < 3 or region.height < 3:
+                continue
+            covered = hidden(ax, region.padded(-1.5))
+            if covered:
+                problems.append(f"the box of text {text.get_text()!r} hides {covered}: "
+                                "give the text room of its own")
     return problems
 
 

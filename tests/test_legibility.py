@@ -313,3 +313,46 @@ def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(langu
     quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
                                   dither=Image.Dither.NONE).convert("RGB")
     assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
+
+
+def test_text_is_measured_once_across_figures_and_draws_the_same_pixels():
+    """An explorer's every update draws a new figure, whose new renderer forgot every
+    measurement: setup() keeps each text's layout, so a second figure with the same
+    words measures none of them again (the first did), and its PNG is the one
+    matplotlib's own measuring gives, pixel for pixel, in either language."""
+    import io
+
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.text import Text
+    from PIL import Image, ImageChops
+
+    measured = []
+    measure = RendererAgg.get_text_width_height_descent
+
+    def counted(renderer, s, prop, ismath):
+        measured[-1] += 1
+        return measure(renderer, s, prop, ismath)
+
+    def png():
+        measured.append(0)
+        fig, ax = _figure()
+        ax.set_title("Measured once, at 0.5 (model)")
+        fit_text(fig)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight")
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+    kept = Text._get_layout
+    assert getattr(kept, "_remembered", False)
+    RendererAgg.get_text_width_height_descent = counted
+    try:
+        first, second = png(), png()
+        Text._get_layout = kept.__wrapped__
+        fresh = png()
+    finally:
+        Text._get_layout = kept
+        RendererAgg.get_text_width_height_descent = measure
+    assert measured[0] > 0 and measured[1] == 0 < measured[2]
+    assert ImageChops.difference(first, fresh).getbbox() is None
+    assert ImageChops.difference(second, fresh).getbbox() is None

@@ -356,3 +356,37 @@ def test_text_is_measured_once_across_figures_and_draws_the_same_pixels():
     assert measured[0] > 0 and measured[1] == 0 < measured[2]
     assert ImageChops.difference(first, fresh).getbbox() is None
     assert ImageChops.difference(second, fresh).getbbox() is None
+
+
+def test_a_wrapped_lines_width_is_measured_once_and_as_a_fresh_renderer_measures_it():
+    """_layout.wrap measures the same words at every update of an explorer: each line's
+    width at a size and font is measured once, and it is the width a fresh 72-dpi
+    renderer gives (so every title wraps where it did)."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    from reliability.figures import _layout
+
+    words = "Limit 7: 9.6% of tasks hit it (95% CI 8.7% to 10.5%) in a model mix"
+    measured = []
+    measure = RendererAgg.get_text_width_height_descent
+
+    def counted(renderer, s, prop, ismath):
+        measured.append(s)
+        return measure(renderer, s, prop, ismath)
+
+    _layout._line_width.cache_clear()
+    RendererAgg.get_text_width_height_descent = counted
+    try:
+        first = _layout.wrap(words, 3.0, size="axes.titlesize")
+        again = len(measured), _layout.wrap(words, 3.0, size="axes.titlesize")
+    finally:
+        RendererAgg.get_text_width_height_descent = measure
+    assert measured and again == (len(measured), first)
+    fresh = RendererAgg(8, 8, 72)
+    size = FontProperties(size=matplotlib.rcParams["axes.titlesize"]).get_size_in_points()
+    for line in first.split("\n"):
+        width = fresh.get_text_width_height_descent(line, FontProperties(size=size),
+                                                    ismath=False)[0]
+        assert _layout.text_width(line, "axes.titlesize") == width / 72 <= 3.0
+    assert "\n" in first

@@ -390,3 +390,57 @@ def test_a_wrapped_lines_width_is_measured_once_and_as_a_fresh_renderer_measures
                                                     ismath=False)[0]
         assert _layout.text_width(line, "axes.titlesize") == width / 72 <= 3.0
     assert "\n" in first
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_picture(
+        language):
+    """A figure laid out by figures/_layout.finish (no layout engine), saved in a
+    kernel explorer's update, is drawn once (its tight box measured, not found by a
+    pass over the whole figure with drawing switched off) and shows the picture the
+    same figure gives saved outside an update, pixel for pixel."""
+    import io
+
+    import ipywidgets
+    from matplotlib.figure import Figure
+    from PIL import Image, ImageChops
+
+    from reliability import i18n
+    from reliability.figures import budgets
+    from reliability.harness.budget import TaskMix
+
+    draws = []
+    figure_draw = Figure.draw
+
+    def counted_draw(fig, renderer):
+        draws[-1] += 1
+        return figure_draw(fig, renderer)
+
+    sample = TaskMix(median=6.0, spread=0.5, stuck=0.03).simulate(2000, seed=1)
+
+    def draw(limit):
+        draws.append(0)
+        fig = plt.figure(figsize=budgets.LIMIT_FIGSIZE)
+        budgets.draw_limit_frame(fig, sample, limit)
+        buffer = io.BytesIO()   # as IPython's retina PNG: twice the figure's dpi
+        fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
+                    metadata={"Software": None})
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue()))
+
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        Figure.draw = counted_draw
+        try:
+            live = []
+            explorer = ipywidgets.interactive(lambda limit: live.append(draw(limit)),
+                                              limit=(1, 30))
+            explorer.kwargs_widgets[0].value = 3
+            stored = draw(3)
+        finally:
+            Figure.draw = figure_draw
+    assert draws[-2] == 1 < draws[-1]
+    assert live[-1].mode == "RGB" and live[-1].size == stored.size
+    quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                  dither=Image.Dither.NONE).convert("RGB")
+    assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None

@@ -347,3 +347,134 @@ def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(langu
     quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
                                   dither=Image.Dither.NONE).convert("RGB")
     assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
+
+
+def test_text_is_measured_once_across_figures_and_draws_the_same_pixels():
+    """An explorer's every update draws a new figure, whose new renderer forgot every
+    measurement: setup() keeps each text's layout, so a second figure with the same
+    words measures none of them again (the first did), and its PNG is the one
+    matplotlib's own measuring gives, pixel for pixel, in either language."""
+    import io
+
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.text import Text
+    from PIL import Image, ImageChops
+
+    measured = []
+    measure = RendererAgg.get_text_width_height_descent
+
+    def counted(renderer, s, prop, ismath):
+        measured[-1] += 1
+        return measure(renderer, s, prop, ismath)
+
+    def png():
+        measured.append(0)
+        fig, ax = _figure()
+        ax.set_title("Measured once, at 0.5 (model)")
+        fit_text(fig)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight")
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+    kept = Text._get_layout
+    assert getattr(kept, "_remembered", False)
+    RendererAgg.get_text_width_height_descent = counted
+    try:
+        first, second = png(), png()
+        Text._get_layout = kept.__wrapped__
+        fresh = png()
+    finally:
+        Text._get_layout = kept
+        RendererAgg.get_text_width_height_descent = measure
+    assert measured[0] > 0 and measured[1] == 0 < measured[2]
+    assert ImageChops.difference(first, fresh).getbbox() is None
+    assert ImageChops.difference(second, fresh).getbbox() is None
+
+
+def test_a_wrapped_lines_width_is_measured_once_and_as_a_fresh_renderer_measures_it():
+    """_layout.wrap measures the same words at every update of an explorer: each line's
+    width at a size and font is measured once, and it is the width a fresh 72-dpi
+    renderer gives (so every title wraps where it did)."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    from reliability.figures import _layout
+
+    words = "Limit 7: 9.6% of tasks hit it (95% CI 8.7% to 10.5%) in a model mix"
+    measured = []
+    measure = RendererAgg.get_text_width_height_descent
+
+    def counted(renderer, s, prop, ismath):
+        measured.append(s)
+        return measure(renderer, s, prop, ismath)
+
+    _layout._line_width.cache_clear()
+    RendererAgg.get_text_width_height_descent = counted
+    try:
+        first = _layout.wrap(words, 3.0, size="axes.titlesize")
+        again = len(measured), _layout.wrap(words, 3.0, size="axes.titlesize")
+    finally:
+        RendererAgg.get_text_width_height_descent = measure
+    assert measured and again == (len(measured), first)
+    fresh = RendererAgg(8, 8, 72)
+    size = FontProperties(size=matplotlib.rcParams["axes.titlesize"]).get_size_in_points()
+    for line in first.split("\n"):
+        width = fresh.get_text_width_height_descent(line, FontProperties(size=size),
+                                                    ismath=False)[0]
+        assert _layout.text_width(line, "axes.titlesize") == width / 72 <= 3.0
+    assert "\n" in first
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_picture(
+        language):
+    """A figure laid out by figures/_layout.finish (no layout engine), saved in a
+    kernel explorer's update, is drawn once (its tight box measured, not found by a
+    pass over the whole figure with drawing switched off) and shows the picture the
+    same figure gives saved outside an update, pixel for pixel."""
+    import io
+
+    import ipywidgets
+    from matplotlib.figure import Figure
+    from PIL import Image, ImageChops
+
+    from reliability import i18n
+    from reliability.figures import budgets
+    from reliability.harness.budget import TaskMix
+
+    draws = []
+    figure_draw = Figure.draw
+
+    def counted_draw(fig, renderer):
+        draws[-1] += 1
+        return figure_draw(fig, renderer)
+
+    sample = TaskMix(median=6.0, spread=0.5, stuck=0.03).simulate(2000, seed=1)
+
+    def draw(limit):
+        draws.append(0)
+        fig = plt.figure(figsize=budgets.LIMIT_FIGSIZE)
+        budgets.draw_limit_frame(fig, sample, limit)
+        buffer = io.BytesIO()   # as IPython's retina PNG: twice the figure's dpi
+        fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
+                    metadata={"Software": None})
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue()))
+
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        Figure.draw = counted_draw
+        try:
+            live = []
+            explorer = ipywidgets.interactive(lambda limit: live.append(draw(limit)),
+                                              limit=(1, 30))
+            explorer.kwargs_widgets[0].value = 3
+            stored = draw(3)
+        finally:
+            Figure.draw = figure_draw
+    assert draws[-2] == 1 < draws[-1]
+    assert live[-1].mode == "RGB" and live[-1].size == stored.size
+    quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                  dither=Image.Dither.NONE).convert("RGB")
+    assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None

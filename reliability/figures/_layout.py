@@ -6,6 +6,8 @@ A title states a finding, so its words are kept; only where its lines break chan
 
 from __future__ import annotations
 
+import functools
+
 import matplotlib as mpl
 from matplotlib.font_manager import FontProperties
 from matplotlib.transforms import blended_transform_factory
@@ -27,12 +29,35 @@ def _points(size) -> float:
 
 def text_width(text: str, size="font.size") -> float:
     """Width in inches of ``text``'s widest line at ``size``."""
+    return max(_line_width(line, _points(size), _font_settings())
+               for line in text.split("\n")) / 72
+
+
+def _font_settings() -> tuple:
+    """The settings that choose the font a size is measured in (and its hinting)."""
+    return tuple(str(mpl.rcParams[key]) for key in _FONT_KEYS)
+
+
+_FONT_KEYS = ("font.family", "font.style", "font.variant", "font.weight", "font.stretch",
+              "font.sans-serif", "font.serif", "font.monospace", "font.cursive",
+              "font.fantasy", "text.hinting", "text.hinting_factor")
+
+
+@functools.lru_cache(maxsize=20_000)
+def _line_width(line: str, points: float, settings: tuple) -> float:
+    """One line's width in points (72 dpi: a pixel is a point), measured once per line,
+    size and font: wrapping an explorer's titles and legends measures the same words
+    at every update, and each measure lays the line out in FreeType anew."""
+    renderer = _renderer_at_72()
+    return renderer.get_text_width_height_descent(line, FontProperties(size=points),
+                                                  ismath=False)[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _renderer_at_72():
     from matplotlib.backends.backend_agg import RendererAgg
 
-    renderer = RendererAgg(8, 8, 72)      # 72 dpi: a pixel is a point
-    prop = FontProperties(size=_points(size))
-    return max(renderer.get_text_width_height_descent(line, prop, ismath=False)[0]
-               for line in text.split("\n")) / 72
+    return RendererAgg(8, 8, 72)
 
 
 def wrap(text: str, width: float, *, size="font.size") -> str:

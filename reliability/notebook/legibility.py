@@ -405,6 +405,7 @@ def record_text_size() -> None:
     from matplotlib import cbook
     from matplotlib.backend_bases import FigureCanvasBase
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
     from matplotlib.text import Text
 
     if getattr(FigureCanvasBase.print_figure, "_records_text", False):
@@ -440,6 +441,7 @@ def record_text_size() -> None:
             dpi = canvas.figure.dpi
         figure = canvas.figure
         laid_out = getattr(figure, "_reliability_laid_out", None)
+        live = _in_explorer_update()
         with contextlib.ExitStack() as stack:
             # fit_text laid an explorer's figure out at this resolution, and nothing it
             # depends on has changed since: the save keeps that layout (the one its
@@ -449,6 +451,15 @@ def record_text_size() -> None:
                 if _layout_key(figure) == laid_out:
                     stack.enter_context(figure._cm_set(layout_engine=None))
                     kwargs = _tight_box(figure, kwargs)
+            elif live and isinstance(figure.get_layout_engine(),
+                                     (type(None), PlaceHolderLayoutEngine)):
+                # an explorer's figure placed by hand (figures/_layout.finish, whose
+                # tight_layout leaves a placeholder engine that does nothing): nothing
+                # moves it at the save, so its tight box is measured at the save's
+                # resolution without the save's extra pass over the whole figure
+                stack.enter_context(cbook._setattr_cm(figure, dpi=dpi))
+                stack.enter_context(figure._cm_set(layout_engine=None))
+                kwargs = _tight_box(figure, kwargs)
             figure._reliability_laid_out = None
             Text.draw = draw_and_note
             if direct:
@@ -459,7 +470,6 @@ def record_text_size() -> None:
                 Text.draw = paint
                 FigureCanvasAgg.print_png = agg_print_png
         text = {TEXT_SIZE_KEY: f"{min(sizes) / 72 * dpi:.2f}"} if sizes else {}
-        live = _in_explorer_update()
         filename.write(_png_with_text(drawn[-1] if drawn else buffer.getvalue(), text,
                                       None if live else FIGURE_COLOURS, fast=live))
         return result

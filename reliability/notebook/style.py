@@ -74,6 +74,7 @@ def setup(language: str = "en") -> None:
         "animation.embed_limit": 8.0,
     })
     _localised_ticks()
+    _remember_text_layout()
     record_text_size()
     if os.environ.get(AUDIT_VARIABLE):
         audit_every_figure(os.environ[AUDIT_VARIABLE])
@@ -107,6 +108,52 @@ def _localised_ticks() -> None:
 
     call._localised = True
     ticker.ScalarFormatter.__call__ = call
+
+
+#: How many text layouts :func:`_remember_text_layout` keeps before starting afresh.
+_LAYOUTS_KEPT = 20_000
+
+
+def _remember_text_layout() -> None:
+    """Measure each piece of text once: matplotlib keeps a text's measurements only as
+    long as the renderer that took them, and every figure (a kernel explorer's update
+    draws a new one) gets a new renderer, so each update measured every tick label and
+    title again, several times (the constrained layout, the tight box, the draw). The
+    layout of a text at the origin is a function of its words, font, size, angle,
+    alignment, line spacing and resolution alone: it is kept under those, and the
+    picture is the same to the pixel. Text with maths, TeX or wrapping is measured as
+    before."""
+    from matplotlib.font_manager import fontManager
+    from matplotlib.text import Text
+
+    if getattr(Text._get_layout, "_remembered", False):
+        return
+    measure = Text._get_layout
+    kept: dict = {}
+
+    def get_layout(text, renderer):
+        words = text.get_text()
+        if text.get_usetex() or text.get_wrap() or "$" in words:
+            return measure(text, renderer)
+        prop = text.get_fontproperties()
+        key = (type(renderer), getattr(renderer, "dpi", None),
+               text.get_figure(root=True).dpi, words,
+               tuple(fontManager._find_fonts_by_props(prop)), prop.get_size_in_points(),
+               text.get_rotation(), text.get_rotation_mode(),
+               text.get_horizontalalignment(), text.get_verticalalignment(),
+               text._get_multialignment(), text._linespacing,
+               mpl.rcParams["text.hinting"], mpl.rcParams["text.hinting_factor"])
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= _LAYOUTS_KEPT:
+                kept.clear()
+            found = kept[key] = measure(text, renderer)
+        box, lines, corner = found
+        return box.frozen(), list(lines), corner
+
+    get_layout._remembered = True
+    get_layout.__wrapped__ = measure
+    Text._get_layout = get_layout
 
 
 def percent_axis(axis) -> None:

@@ -186,3 +186,33 @@ def test_ch5_intrinsic_rounds_sentence_agrees_with_the_round_table(edition):
     markdown = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "never raised accuracy" not in markdown
     assert "{glue:text}`ch5_r2_best:.1f`" in markdown
+
+
+@pytest.mark.parametrize("edition", _EDITIONS)
+def test_ch8_explorer_and_outage_numbers_say_what_they_are(edition):
+    """Defect 7 and the ch08 part of 4: the explorer's default printed 2.0 worker-hours
+    for retries only beside the text's 29.4 with no word on its smaller day; the outage
+    table and the normal day printed simulated rates without intervals."""
+    nb = _notebook(edition, "08_degradation_ladder.ipynb")
+
+    def shown(code: str) -> str:
+        return next(_shown(c) for c in nb.cells if c.cell_type == "code"
+                    and code in c.source)
+
+    explorer = shown("HTML(explorer.html())")
+    assert re.search(r"8[,\u00a0\u202f ]000\)", explorer), (
+        "the explorer's sentence does not name the text's day of 8,000 conversations")
+    outage = shown('name="ch8-outage"')
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", outage, flags=re.S)]
+    rows = [row for row in rows if len(row) == 2]
+    # waiting, HTTP error rate, other provider, refusals vary from day to day: each
+    # shows the interval of the four days' mean (a count the four days agree on, such
+    # as the breaker's calls, is shown alone)
+    sampled = [rows[i] for i in (0, 3, 4, 5)]
+    bare = [value for row in sampled for value in row if "[" not in value]
+    assert len(rows) == 7 and not bare, f"outage values without their interval: {rows}"
+    normal = shown("normal = simulate_day").splitlines()
+    shares = [line for line in normal if "%" in line]
+    assert len(shares) == 2 and all("[" in line for line in shares), normal
+    assert any("95" in line and "[" not in line and "(" in line for line in normal)

@@ -65,7 +65,7 @@ def test_the_sentence_states_the_simulators_numbers(outage, hours, threshold, ti
     without = _words(hours)
     with_breaker = _words(hours, BreakerConfig(threshold, timeout))
     assert (f"Retries only: {without[0]} waiting, {without[1]} to the dead primary, "
-            f"{without[2]} of the outage's requests refused (95% "
+            f"{without[2]} of requests during the outage refused (95% "
             f"Wilson interval {without[3]})") in text
     assert (f"s: {with_breaker[0]}, {with_breaker[1]}, {with_breaker[2]} refused "
             f"({with_breaker[3]})") in text
@@ -109,9 +109,9 @@ def test_the_sentence_names_the_texts_larger_day():
     worker-hours" beside the text's 29.4 for the same outage, with no word that its day
     is smaller than the text's. Only a tiny day is built here: the words are fixed."""
     e = figures.live_outage(conversations=1, seed=0, chapter_conversations=8000)
-    assert "one simulated day of 1 conversation (the text's day: 8,000)" in e.sentence()
-    assert "text's day" not in figures.live_outage(conversations=1, seed=0).sentence()
+    assert "one simulated day of 1 conversation (in the text: 8,000)" in e.sentence()
+    assert "in the text" not in figures.live_outage(conversations=1, seed=0).sentence()
     same = figures.live_outage(conversations=1, seed=0, chapter_conversations=1)
-    assert "text's day" not in same.sentence()
+    assert "in the text" not in same.sentence()
     with pytest.raises(ValueError, match="chapter_conversations"):
         figures.live_outage(conversations=1, seed=0, chapter_conversations=0)

@@ -314,7 +314,7 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         chapter_conversations = _validate.whole("chapter_conversations",
                                                 chapter_conversations, minimum=1)
         if chapter_conversations > conversations:   # the text's day is the larger
-            text_day = " " + _("(the text's day: {count})").format(
+            text_day = " " + _("(in the text: {count})").format(
                 count=fmt(chapter_conversations, ","))
 
     @lru_cache(maxsize=None)
@@ -370,8 +370,8 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         words=Words(fill_slots(_(
             "Model: one simulated day of {conversations}{text_day}, the primary down "
             "for {hours} h from 10:00. Retries only: {wait_a} waiting, {calls_a} to "
-            "the dead primary, {ref_a} of the outage's requests refused (95% Wilson "
-            "interval {low_a} to {high_a}). With a breaker that "
+            "the dead primary, {ref_a} of requests during the outage refused (95% "
+            "Wilson interval {low_a} to {high_a}). With a breaker that "
             "opens after {threshold} in a row and lets a probe through after "
             "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
             "{high_b})."), conversations=counted(conversations, "conversation",

@@ -1011,7 +1011,8 @@ REGISTRY = {
     "reliability.figures.formattax.tax_frames": Entry(lambda: fig_formattax.tax_frames, dict(
         generator=formattax.Generator(), taxes=_TAXES, runs=3, seed=0)),
     "reliability.figures.formattax.live_cure": Entry(lambda: fig_formattax.live_cure, dict(
-        runs=3, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.98)),
+        runs=3, seed=0, free_accuracy=0.6, prompt_tax=0.05, reformat_fidelity=0.98,
+        decoder_tax=0.01)),
     "reliability.figures.formattax.regime_frame": Entry(lambda: fig_formattax.regime_frame,
                                                         dict(table=_REGTAB)),
     "reliability.figures.formattax.cure_table": Entry(lambda: fig_formattax.cure_table, dict(
@@ -1060,7 +1061,8 @@ REGISTRY = {
         classes=["a", "b"], shares=[0.2, 0.3], title="t", random_share=0.5, medium="page"),
         ok={"random_share": [None], **_MEDIA}),
     "reliability.figures.ladder.live_outage": Entry(lambda: fig_ladder.live_outage, dict(
-        conversations=1, seed=0, outage_hours=2.0, failure_threshold=5, reset_timeout=60.0)),
+        conversations=1, seed=0, outage_hours=2.0, failure_threshold=5, reset_timeout=60.0,
+        chapter_conversations=16), ok={"chapter_conversations": [None]}),
     # figures.lab
     "reliability.figures.lab.ladder_table": Entry(lambda: fig_lab.ladder_table, dict(rows=_LADDER)),
     "reliability.figures.lab.plot_ladder": Entry(lambda: _closing(fig_lab.plot_ladder), dict(

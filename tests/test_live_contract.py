@@ -72,7 +72,9 @@ EXPLORERS = {
         (dict(runs=0), "runs"), (dict(seed=-1), "seed"),
         (dict(free_accuracy=1.2), "free_accuracy"), (dict(prompt_tax="0.05"), "prompt_tax"),
         (dict(prompt_tax=0.7), "prompt_tax"),
-        (dict(reformat_fidelity=-0.1), "reformat_fidelity"))),
+        (dict(reformat_fidelity=-0.1), "reformat_fidelity"),
+        (dict(decoder_tax=1.5), "decoder_tax"),
+        (dict(decoder_tax=0.58), "prompt_tax"))),
     "07": Spec(budgets.live_step_limit, dict(runs=10, seed=0), (
         (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
         (dict(median=0.0), "median"), (dict(median="6"), "median"),
@@ -86,7 +88,8 @@ EXPLORERS = {
         (dict(failure_threshold=0), "failure_threshold"),
         (dict(failure_threshold=2.5), "failure_threshold"),
         (dict(reset_timeout=0.0), "reset_timeout"),
-        (dict(reset_timeout=float("nan")), "reset_timeout"))),
+        (dict(reset_timeout=float("nan")), "reset_timeout"),
+        (dict(chapter_conversations=0), "chapter_conversations"))),
     "09": Spec(lab.live_fault_rate, dict(runs=2, seed=0), (
         (dict(runs=0), "runs"), (dict(runs=10**6), "runs"), (dict(seed=-1), "seed"),
         (dict(max_turns=0), "max_turns"), (dict(fault_rate=1.5), "fault_rate"),

@@ -457,9 +457,10 @@ def _grid_with(grid, value, *, up_to: float = 1.0) -> tuple:
 
 
 def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
-              reformat_fidelity: float):
+              reformat_fidelity: float, decoder_tax: float = 0.0):
     """The chapter's live explorer: content accuracy against the prompt's tax, for
-    constrained decoding (:math:`a_0 - t_p`, falling with the tax) and for the two-turn
+    constrained decoding (:math:`a_0 - t_p - t_g`, falling with the tax; the decoder's
+    tax ``decoder_tax`` stays where the chapter's data put it) and for the two-turn
     cure (:math:`a_0 r`, which never sees the request), beside free text (:math:`a_0`).
     Lines are closed forms; dots are :meth:`Generator.simulate`'s seeded replies (``runs``
     each, seeded as :func:`regime_table` seeds each regime) with 95 % Wilson intervals.
@@ -476,16 +477,18 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
     a0 = _validate.probability("free_accuracy", free_accuracy)
     tax = _validate.probability("prompt_tax", prompt_tax)
     fidelity = _validate.probability("reformat_fidelity", reformat_fidelity)
-    if tax > a0:
-        raise ValueError(f"prompt_tax must be at most free_accuracy ({a0!r}), got {tax!r}")
-    taxes = _grid_with(LIVE_TAXES, 100 * tax, up_to=100 * a0)
+    t_g = _validate.probability("decoder_tax", decoder_tax)
+    if tax + t_g > a0:
+        raise ValueError(f"prompt_tax must be at most free_accuracy - decoder_tax "
+                         f"({a0 - t_g!r}), got {tax!r}")
+    taxes = _grid_with(LIVE_TAXES, 100 * tax, up_to=100 * (a0 - t_g))
     fidelities = _grid_with(LIVE_FIDELITIES, fidelity)
     tax, fidelity = round(100 * tax, 10), round(fidelity, 10)
 
     @lru_cache(maxsize=None)
     def simulated(name, tax=0.0, fidelity=1.0):
         generator = Generator(free_accuracy=a0, prompt_tax=tax / 100,
-                              reformat_fidelity=fidelity)
+                              decoder_tax=t_g, reformat_fidelity=fidelity)
         sim = generator.simulate(name, runs=runs, seed=seed + REGIMES.index(name))
         return (generator.regime(name).accuracy, sim.rate("right"), *sim.interval("right"))
 
@@ -510,14 +513,14 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
     span = (taxes[0], taxes[-1])
     return Explorer(
         name="ch6-cure",
-        controls=(Control("prompt_tax", _("prompt tax t (pp)"), taxes, tax, "g"),
+        controls=(Control("prompt_tax", _("prompt tax t (pp)"), taxes, tax, ".1f"),
                   Control("fidelity", _("reformat fidelity r"), fidelities, fidelity,
                           ".0%")),
         series=(
             Series(_("free text, no format asked"), lambda: {"x": span, "y": [a0, a0]},
                    colour="grey", dashed=True),
             Series(_("constrained decoding: closed form"),
-                   lambda: {"x": taxes, "y": [a0 - t / 100 for t in taxes]}),
+                   lambda: {"x": taxes, "y": [a0 - t / 100 - t_g for t in taxes]}),
             Series(_("constrained: simulated, {runs:,d} replies, 95% Wilson interval").format(
                 runs=runs), grammar_dots, kind="points"),
             Series(_("two turns: closed form"),
@@ -526,16 +529,19 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
             Series(_("two turns: simulated, 95% Wilson interval"), cure_dot, depends=both,
                    kind="points", colour="vermillion"),
             Series(_("the chosen tax"), lambda prompt_tax: {
-                "x": [prompt_tax], "y": [a0 - prompt_tax / 100]}, depends=("prompt_tax",),
+                "x": [prompt_tax], "y": [a0 - prompt_tax / 100 - t_g]},
+                depends=("prompt_tax",),
                    kind="marker", colour="black")),
         # Doubled braces are the sentence's slots, filled on the page.
         words=Words(_("Model: free text is right {a0:.1%} of the time. With a prompt tax "
-                      "of {{prompt_tax}} pp, constrained decoding is right {{grammar_closed}} "
+                      "of {{prompt_tax}} pp and a decoder tax of {t_g:.1f} pp, constrained "
+                      "decoding is right {{grammar_closed}} "
                       "({runs:,d} simulated replies: {{grammar_rate}}, 95% Wilson "
                       "interval {{grammar_low}} to {{grammar_high}}); solving in free text "
                       "and reformatting with fidelity {{fidelity}} is right {{cure_closed}} "
                       "({{cure_rate}}, {{cure_low}} to {{cure_high}}). The cure minus "
-                      "constrained decoding: {{gap}} pp.").format(a0=a0, runs=runs),
+                      "constrained decoding: {{gap}} pp.").format(a0=a0, runs=runs,
+                                                                  t_g=100 * t_g),
                     words, depends=both),
         x_label=_("prompt tax t (pp of accuracy)"),
         y_label=_("share of replies right"), x_percent=False, y_percent=True,
@@ -547,5 +553,6 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
               "simulations; a black ring marks the chosen tax."),
         x_range=(-0.5, taxes[-1] + 0.5), y_range=None,
         source=("reliability.figures.formattax.live_cure",
-                {"runs": runs, "seed": seed, "free_accuracy": a0, "prompt_tax": round(tax / 100, 12),
-                 "reformat_fidelity": fidelity}))
+                {"runs": runs, "seed": seed, "free_accuracy": a0,
+                 "prompt_tax": round(tax / 100, 12), "reformat_fidelity": fidelity,
+                 **({"decoder_tax": t_g} if t_g else {})}))

@@ -281,12 +281,16 @@ LIVE_TIMEOUTS = (5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 
 
 def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
-                failure_threshold: int = 5, reset_timeout: float = 60.0):
+                failure_threshold: int = 5, reset_timeout: float = 60.0,
+                chapter_conversations: int | None = None):
     """The chapter's live explorer: worker-hours spent waiting in one seeded simulated day
     of ``conversations`` conversations against the length of an outage from 10:00, with
     retries only and with a circuit breaker, and in words the calls to the dead primary
     and the share of the outage's requests refused, with 95 % Wilson intervals. The other
     arguments set where the sliders start, moved to the nearest position offered.
+    ``chapter_conversations``, the size of the day the chapter's text simulates, is named
+    in the sentence when it is larger, so a reader does not set this smaller day's
+    waiting and calls beside the text's (the slide deck shows the sentence too: short).
     Returns a :class:`reliability.live.Explorer`."""
     from functools import lru_cache
 
@@ -305,6 +309,13 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
     timeout = _validate.real("reset_timeout", reset_timeout, above=0.0)
     timeout = min(LIVE_TIMEOUTS, key=lambda v: abs(np.log(v / timeout)))
     refusal = len(RUNGS) - 1          # the last rung: a refusal and the human queue
+    text_day = ""
+    if chapter_conversations is not None:
+        chapter_conversations = _validate.whole("chapter_conversations",
+                                                chapter_conversations, minimum=1)
+        if chapter_conversations > conversations:   # the text's day is the larger
+            text_day = " " + _("(in the text: {count})").format(
+                count=fmt(chapter_conversations, ","))
 
     @lru_cache(maxsize=None)
     def day(hours, threshold=None, timeout=None):
@@ -357,14 +368,15 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
                    depends=("hours", "threshold", "timeout"), kind="marker",
                    colour="black")),
         words=Words(fill_slots(_(
-            "Model: one simulated day of {conversations} with the primary down for "
-            "{hours} h from 10:00. Retries only: {wait_a} waiting, {calls_a} to the "
-            "dead primary, {ref_a} of the requests that arrived during the outage "
-            "refused (95% Wilson interval {low_a} to {high_a}). With a breaker that "
+            "Model: one simulated day of {conversations}{text_day}, the primary down "
+            "for {hours} h from 10:00. Retries only: {wait_a} waiting, {calls_a} to "
+            "the dead primary, {ref_a} of requests during the outage refused (95% "
+            "Wilson interval {low_a} to {high_a}). With a breaker that "
             "opens after {threshold} in a row and lets a probe through after "
             "{timeout} s: {wait_b}, {calls_b}, {ref_b} refused ({low_b} to "
             "{high_b})."), conversations=counted(conversations, "conversation",
-                                                "conversations")), words,
+                                                "conversations"), text_day=text_day),
+            words,
                     depends=("hours", "threshold", "timeout")),
         x_label=_("outage length (hours)"), y_label=_("worker-hours waiting"),
         title=_("Waiting in a simulated day (model)"),
@@ -377,4 +389,6 @@ def live_outage(*, conversations: int, seed: int, outage_hours: float = 2.0,
         y_range=(0.0, top),
         source=("reliability.figures.ladder.live_outage",
                 {"conversations": conversations, "seed": seed, "outage_hours": hours,
-                 "failure_threshold": threshold, "reset_timeout": timeout}))
+                 "failure_threshold": threshold, "reset_timeout": timeout,
+                 **({} if chapter_conversations is None else
+                    {"chapter_conversations": chapter_conversations})}))

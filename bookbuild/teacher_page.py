@@ -331,8 +331,8 @@ IDEAS = {
         N_("Revision without an arbiter"),
         N_("Read a self-correction table by the fates of the answers, and say what an "
            "outside arbiter changes."),
-        N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
-           "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
+        N_("On GSM8K, revision turns [[ch5_rw:.1%]] of all questions from right to wrong "
+           "and [[ch5_wr:.1%]] from wrong to right: accuracy goes from [[ch5_start:.1%]] to "
            "[[ch5_end:.1%]]. After [[ch5_rounds:d|round|rounds]] intrinsic revision sits at "
            "[[ch5_intr_k:.1%]]; an arbiter lifts it to [[ch5_arb_k:.1%]] for "
            "[[ch5_calls:.2f|revision call|revision calls]] a question. Lesson 15 left the "
@@ -345,8 +345,8 @@ IDEAS = {
         N_("Revision without an arbiter"),
         N_("Read a self-correction table by the fates of the answers, and say what an "
            "outside arbiter changes."),
-        N_("On GSM8K, revision breaks [[ch5_rw:.1%]] of right answers and fixes "
-           "[[ch5_wr:.1%]] of wrong ones: accuracy goes from [[ch5_start:.1%]] to "
+        N_("On GSM8K, revision turns [[ch5_rw:.1%]] of all questions from right to wrong "
+           "and [[ch5_wr:.1%]] from wrong to right: accuracy goes from [[ch5_start:.1%]] to "
            "[[ch5_end:.1%]]. Self-conditioning in one sentence: the model's own errors "
            "in its history invite more; a sliding window of the last "
            "[[ch5_window:d|step|steps]] helps (lesson 14), a restart from the checkpoint "

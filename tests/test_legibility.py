@@ -12,6 +12,8 @@ from reliability.notebook import FIGURE_WIDTH_IN, figure_problems, fit_text, set
 
 
 @pytest.fixture(autouse=True)
+
+
 def book_style():
     with matplotlib.rc_context():
         setup()   # the book's sizes, which the audit's thresholds assume
@@ -292,7 +294,6 @@ def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(langu
     over the figure once, to draw it (no pass with drawing switched off); the picture
     is the one the same figure gives saved outside an update, pixel for pixel, wrapped
     title and legend included."""
-    import io
 
     import ipywidgets
     from matplotlib.layout_engine import ConstrainedLayoutEngine
@@ -324,11 +325,7 @@ def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(langu
                      f"{share:.1f} (model)")
         legend_below(fig)
         fit_text(fig)
-        buffer = io.BytesIO()   # as IPython's retina PNG: twice the figure's dpi
-        fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
-                    metadata={"Software": None})
-        plt.close(fig)
-        return Image.open(io.BytesIO(buffer.getvalue()))
+        return _retina(fig)
 
     with matplotlib.rc_context(), i18n.language(language):
         setup(language=language)
@@ -433,7 +430,6 @@ def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_pictu
     kernel explorer's update, is drawn once (its tight box measured, not found by a
     pass over the whole figure with drawing switched off) and shows the picture the
     same figure gives saved outside an update, pixel for pixel."""
-    import io
 
     import ipywidgets
     from matplotlib.figure import Figure
@@ -456,11 +452,7 @@ def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_pictu
         draws.append(0)
         fig = plt.figure(figsize=budgets.LIMIT_FIGSIZE)
         budgets.draw_limit_frame(fig, sample, limit)
-        buffer = io.BytesIO()   # as IPython's retina PNG: twice the figure's dpi
-        fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
-                    metadata={"Software": None})
-        plt.close(fig)
-        return Image.open(io.BytesIO(buffer.getvalue()))
+        return _retina(fig)
 
     with matplotlib.rc_context(), i18n.language(language):
         setup(language=language)
@@ -478,3 +470,15 @@ def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_pictu
     quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
                                   dither=Image.Dither.NONE).convert("RGB")
     assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
+
+def _retina(fig):
+    """The figure as IPython's retina PNG (twice the figure's dpi), closed after."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=2 * fig.dpi, bbox_inches="tight",
+                metadata={"Software": None})
+    plt.close(fig)
+    return Image.open(io.BytesIO(buffer.getvalue()))

@@ -330,9 +330,7 @@ def _untranslated_words(line: str, words: set[str]) -> list[str]:
 #: model writes and the validator quotes as they are.
 _FIELD_NAMES = {"answer", "reasoning", "confidence"}
 #: Lines still waiting for their fix, by chapter and the line's start, each with why.
-_PENDING = {("10_reading_numbers", "labels:"):
-            "exercise 2's solution prints classify_calls' labels raw; it needs said(label) "
-            "as the chapter's own cell has (the exercise cells are another change's)"}
+_PENDING: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("path", RUSSIAN_OUTPUTS, ids=[p.stem for p in RUSSIAN_OUTPUTS])

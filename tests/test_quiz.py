@@ -93,3 +93,26 @@ def test_the_russian_quiz_speaks_russian_with_a_decimal_comma():
 def test_a_quiz_for_no_lesson_section_is_refused():
     with pytest.raises(ValueError, match="section must be a lesson section from 1 to 9"):
         quiz.quiz_html(10)
+
+
+def test_the_revision_question_says_what_the_data_say():
+    """Section 4's question: with no outside signal, revision breaks more right answers
+    than it fixes wrong ones (data/huang2024_answer_fates.csv) and lowers accuracy in
+    every row (data/huang2024_self_correction.csv), as lesson 16 says («результат
+    падает»). The right choice says so in both editions; it once said accuracy
+    "barely moves"."""
+    from bookbuild.catalogs import translator
+    from reliability.datasets import load
+
+    fates = load("huang2024_answer_fates").set_index("fate")["value"]
+    assert fates["right_to_wrong"] > fates["wrong_to_right"]
+    rows = load("huang2024_self_correction")
+    before = rows[rows["condition"] == "Standard Prompting"].set_index(["model", "setting"])
+    after = rows[rows["condition"] == "Self-Correct (round 2)"].set_index(["model", "setting"])
+    assert (after["value"] < before["value"].loc[after.index]).all()
+    question = quiz.QUIZZES[4][0]
+    right = question.choices[question.answer]
+    assert right.startswith("It falls"), right
+    assert "falls" in question.explanation and "about as often" not in question.explanation
+    russian = translator("ru", "quiz")
+    assert russian(right).startswith("Падает"), russian(right)

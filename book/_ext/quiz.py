@@ -130,12 +130,13 @@ QUIZZES: dict[int, list[Question]] = {
     4: [Question(
         N_("A model revises its own answers with no outside signal. What happens to "
            "accuracy?"),
-        N_("Without an arbiter, revision breaks right answers about as often as it "
-           "fixes wrong ones."),
+        N_("Without an arbiter, revision breaks more right answers than it fixes wrong "
+           "ones, so accuracy falls: the model checks itself with the knowledge that "
+           "failed it."),
         CH + "05_self_correction.html#where-the-answers-went", N_("Where the answers went"),
-        (N_("It barely moves: right answers break about as often as wrong ones are fixed"),
-         N_("It rises a few points every round"),
-         N_("It reaches the oracle's level after enough rounds")), 0)],
+        (N_("It stays where it was: the breaks and the fixes cancel out"),
+         N_("It falls: more right answers break than wrong ones are fixed"),
+         N_("It rises a few points every round")), 1)],
     5: [Question(
         N_("Before an irreversible refund, who should decide whether the answer stands?"),
         N_("A model judge errs where the generator errs; the arbiter before an "

@@ -721,7 +721,19 @@ def _parents(element, annotations: set[int]) -> None:
                     stack.append(kid)
 
 
-def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes | None = None):
+def metadata(title: str, author: str, language: str = "en") -> dict[str, str]:
+    """The PDF's document information, in the edition's language (a PDF reader shows
+    the subject beside the title): only what describes the book, no creation or
+    modification time, so a rebuild of unchanged pages differs as little as Chromium
+    allows."""
+    _ = translator(language, "book_pdf")
+    return {"/Title": title, "/Author": author,
+            "/Subject": _("The book's pages, printed from its HTML"),
+            "/Creator": "bookbuild/book_pdf.py (Chromium, pypdf)"}
+
+
+def merge(printed, base: str, title: str, author: str, front=(),
+          stamps: bytes | None = None, language: str = "en"):
     """One PDF: the front matter (cover, contents), then the pages in order, a bookmark per
     page (none for the cover), links inside the book kept inside, and each sheet stamped
     with its sheet of ``stamps`` (running title and page number)."""
@@ -812,12 +824,8 @@ def merge(printed, base: str, title: str, author: str, front=(), stamps: bytes |
     structure.finish({ref.idnum for sheet in writer.pages
                       for ref in sheet.get("/Annots") or []})
     writer.page_mode = "/UseOutlines"
-    # Only what describes the book: no creation or modification time, so a rebuild of
-    # unchanged pages differs as little as Chromium allows.
     writer.metadata = None
-    writer.add_metadata({"/Title": title, "/Author": author,
-                         "/Subject": "The book's pages, printed from its HTML",
-                         "/Creator": "bookbuild/book_pdf.py (Chromium, pypdf)"})
+    writer.add_metadata(metadata(title, author, language))
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     return writer
 
@@ -860,7 +868,8 @@ def build_pdf(html: Path, out: Path, root: Path = ROOT) -> dict:
                             tagged=False,
                             margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
     front = [("_cover", None, cover), ("_contents", heading, contents)]
-    writer = merge(printed, base, title, author, front=front, stamps=stamps)
+    writer = merge(printed, base, title, author, front=front, stamps=stamps,
+                   language=language)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as handle:
         writer.write(handle)

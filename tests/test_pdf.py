@@ -210,6 +210,10 @@ def test_pdf_exists(book, pdf, pages, edition):
     assert len(pdf.pages) >= len(pages)
     config = yaml.safe_load((SOURCES[edition] / "_config.yml").read_text())
     assert pdf.metadata.title == config["title"]
+    # the subject in the edition's language (bookbuild.book_pdf.metadata)
+    from bookbuild.book_pdf import metadata
+    assert pdf.metadata.subject == metadata(config["title"], config.get("author", ""),
+                                            edition)["/Subject"]
     assert "/CreationDate" not in pdf.metadata and "/ModDate" not in pdf.metadata
 
 
@@ -851,3 +855,19 @@ def test_each_chapters_bookmark_holds_its_sections(pdf, pages, sections, chapter
         sheets = [pdf.get_destination_page_number(item) for item in heads]
         assert all(start <= sheet < end for sheet in sheets), (title, sheets, start, end)
         assert all(item.title.strip() and item.title.strip() != title for item in heads)
+
+
+def test_the_pdf_metadata_is_in_the_editions_language():
+    """The PDF's document information (a PDF reader shows its subject beside the title)
+    is in the edition's language: the Russian subject comes from locale/ru/code/
+    book_pdf.po, not the English sentence; neither carries a date."""
+    from bookbuild import catalogs
+    from bookbuild.book_pdf import metadata
+
+    english, russian = metadata("Title", "Author"), metadata("Заглавие", "Автор", "ru")
+    assert set(english) == set(russian) == {"/Title", "/Author", "/Subject", "/Creator"}
+    assert english["/Subject"] == "The book's pages, printed from its HTML"
+    assert russian["/Subject"] != english["/Subject"]
+    assert re.search("[а-яё]", russian["/Subject"]), russian["/Subject"]
+    assert not catalogs.english_phrases(russian["/Subject"]), russian["/Subject"]
+    assert russian["/Title"] == "Заглавие" and russian["/Author"] == "Автор"

@@ -92,7 +92,7 @@ EXTENSION_WORDS = {"nb_code_prompt_show": "Show code cell {type}",
                    # the reference list's and the citations' words (book/_ext/bibliography.py)
                    "bibliography_no_date": "n.d.", "bibliography_et_al": "et al.",
                    "bibliography_and": "and", "bibliography_last_and": ", and ",
-                   "bibliography_edition": "{edition} edition"}
+                   "bibliography_edition": "{edition} edition", "bibliography_in": "In"}
 #: The fields of book/references.bib whose text is prose the reader reads (not a title,
 #: which a reference list keeps in its own language): translated with the extensions'
 #: words, and handed to the Russian build as ``bibliography_fields``.

@@ -143,3 +143,59 @@ def test_an_authorless_repository_is_cited_by_its_name_in_both_editions():
     bibliography = Bibliography.load()
     assert bibliography.label("forgegap", "ru") == "forge-gap, б. г."
     assert bibliography.label("forgegap") == "forge-gap, n.d."
+
+
+def test_an_authorless_entry_is_cited_in_the_text_as_the_list_labels_it():
+    """One rule for both editions: the text cites an entry with no author by the short
+    name its list label gives (BibTeX's key field), never by its long English title:
+    «[forge-gap, б. г.]», «[Reliability, б. г.]», not «[forge-gap: an ablation rig
+    measuring …]» in a Russian sentence."""
+    from pybtex.database import parse_file
+    from sphinxcontrib.bibtex.style.referencing import PersonStyle
+
+    ext = _bibliography_extension()
+    ext.patch()
+    entries = parse_file(str(BIB)).entries
+    authorless = [key for key, entry in entries.items()
+                  if not entry.persons.get("author") and not entry.persons.get("editor")]
+    assert {"forgegap", "reliabilitypage"} <= set(authorless)
+    labels = dict(zip(authorless, ext.AuthorYearLabels().format_labels(
+        [entries[key] for key in authorless])))
+    for key in authorless:
+        assert "key" in entries[key].fields, f"{key} has no short name (key field)"
+        cited = PersonStyle().author_or_editor_or_title(full=False).format_data(
+            {"entry": entries[key]}).render_as("text")
+        assert labels[key].startswith(f"{cited}, "), (key, cited, labels[key])
+        assert len(cited) < 30, f"{key} is cited by a long title: {cited}"
+
+
+def test_the_russian_reference_list_says_where_a_paper_appeared_in_russian():
+    """pybtex writes "In" before a venue; the Russian list writes «В:» (the edition's
+    word, from locale/ru/_toc.po), for every paper in proceedings."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "ru" / "_config.yml").read_text())["sphinx"]["config"]
+    assert config.get("bibliography_in") == "В:"
+    english, russian = _reference_list({}), _reference_list(config)
+    venues = len(re.findall(r"^@inproceedings\{", BIB.read_text(), flags=re.M))
+    # after the title's full stop, or its question mark ("... fail? In NeurIPS")
+    assert len(re.findall(r"[.?] In ", english)) == venues > 0
+    assert len(re.findall(r"[.?] В: ", russian)) == venues, russian
+    assert not re.search(r"[.?] In ", russian), russian
+
+
+def test_every_word_of_the_reference_list_is_handed_to_the_translation():
+    """Each word the bibliography extension writes (its WORDS) is one bookbuild offers
+    for translation (catalogs.EXTENSION_WORDS) with the same English, and the Russian
+    configuration gives each a Russian value: a word added to one and not the other
+    would print English in the Russian list («In NeurIPS»)."""
+    import yaml
+
+    from bookbuild import catalogs
+
+    ext = _bibliography_extension()
+    handed = {setting: catalogs.EXTENSION_WORDS.get(setting) for setting in ext.WORDS}
+    assert handed == ext.WORDS
+    config = yaml.safe_load((ROOT / "ru" / "_config.yml").read_text())["sphinx"]["config"]
+    same = [s for s, english in ext.WORDS.items() if config.get(s, english) == english]
+    assert not same, f"the Russian edition keeps the English of {same}"

@@ -25,7 +25,7 @@ from pybtex.plugin import register_plugin
 from pybtex.richtext import Tag, Text
 from pybtex.style.formatting.plain import Style as Plain
 from pybtex.style.labels import BaseLabelStyle
-from pybtex.style.template import field, first_of, node, optional
+from pybtex.style.template import Node, field, first_of, node, optional, tag
 from sphinxcontrib.bibtex.style.referencing import basic_author_year
 
 #: The words the reference list and the citations use, by configuration value, with the
@@ -33,7 +33,7 @@ from sphinxcontrib.bibtex.style.referencing import basic_author_year
 #: for translation.
 WORDS = {"bibliography_no_date": "n.d.", "bibliography_et_al": "et al.",
          "bibliography_and": "and", "bibliography_last_and": ", and ",
-         "bibliography_edition": "{edition} edition"}
+         "bibliography_edition": "{edition} edition", "bibliography_in": "In"}
 #: The words of the edition being built (set when its configuration is read).
 _words = dict(WORDS)
 #: An entry's English note or howpublished text -> the edition's.
@@ -105,6 +105,38 @@ def _et_al(original, suffix, *, first_only=False):
     return node(names)
 
 
+def _in_the_editions_words(template):
+    """``template`` (a paper in proceedings or a collection) with pybtex's literal "In"
+    before the venue written in the edition's words («В:» in Russian)."""
+    def visit(part):
+        # the word sits in a node the template builds afresh on every call; nodes shared
+        # between templates (the date, the pages) are left as they are
+        if isinstance(part, Node):
+            if any(isinstance(child, str) and child == "In" for child in part.children):
+                part.children = [_word("bibliography_in") if child == "In" else child
+                                 for child in part.children]
+            for child in part.children:
+                visit(child)
+        return part
+
+    return visit(template)
+
+
+@node
+def cited_as(children, data, **kwargs):
+    """Who the text cites: the authors, else the editors, else (an entry with no person)
+    the short name BibTeX's key field gives, as the reference list labels it
+    (:class:`AuthorYearLabels`: «[forge-gap, б. г.]»), and only then the title. Without
+    the key the text would cite a long English title where the list shows its name."""
+    assert not children
+    return first_of[
+        optional[citing.names("author", **kwargs)],
+        optional[citing.names("editor", **kwargs)],
+        optional[field("key")],
+        tag("em")[field("title")],
+    ].format_data(data)
+
+
 @node
 def year(children, data):
     """The citation's year, or the edition's word for none ("n.d.")."""
@@ -120,6 +152,12 @@ class BookStyle(Plain):
         joined = unsrt.names(role, sep=", ", sep2=f" {_word('bibliography_and')} ",
                              last_sep=_word("bibliography_last_and"))
         return unsrt.sentence[joined] if as_sentence else joined
+
+    def get_inproceedings_template(self, e):
+        return _in_the_editions_words(super().get_inproceedings_template(e))
+
+    def get_incollection_template(self, e):
+        return _in_the_editions_words(super().get_incollection_template(e))
 
     def format_edition(self, e):
         return optional[field("edition", apply_func=lambda edition: _word(
@@ -165,6 +203,7 @@ def patch() -> None:
         citing.names = _et_al(citing.names, in_text, first_only=True)
         unsrt.names._et_al = True
         citing.year = basic_author_year.year = year
+        referencing.author_or_editor_or_title = cited_as
         person_style = referencing.PersonStyle.__post_init__
 
         def in_the_editions_words(self):

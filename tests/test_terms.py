@@ -139,3 +139,9 @@ def test_the_package_says_the_lessons_words():
                                               for label in budgets.LABELS]
         assert i18n.pgettext("setting", "tau-retail") == "розница"
         assert i18n.pgettext("setting", "tau-airline") == "авиакомпания"
+        # a model's mode in the lesson's words (chapter 5's dict_sum table), the
+        # product's name kept: «DeepSeek-V3 без режима рассуждений», «GPT-5 ...»
+        from reliability.figures import selfcorrection  # noqa: F401 (its data labels)
+        assert i18n.pgettext("condition", "without thinking") == "без режима рассуждений"
+        assert i18n.pgettext("condition", "with thinking") == "с режимом рассуждений"
+        assert i18n.pgettext("model", "GPT-5 (thinking)") == "GPT-5 (в режиме рассуждений)"

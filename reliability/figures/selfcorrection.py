@@ -38,6 +38,9 @@ _DATA_LABELS = (
     # Russian is the form a number of five or more takes (14, 5 306).
     N_("models"), N_("traces"),
     N_("without thinking"), N_("with thinking"), N_("single turn"),
+    # a model's name with its mode, which the Russian edition glosses in the lesson's
+    # words («в режиме рассуждений»)
+    N_("GPT-5 (thinking)"),
     N_("self-conditioning-like failures"), NP_("confidence", "medium"),
     NP_("confidence", "low"),
     N_("model"), N_("setting"), N_("condition"), N_("metric"), N_("value"),

@@ -251,6 +251,10 @@ class Bibliography:
         if "howpublished" in fields and where == fields["howpublished"]:
             where = bibliography_text(where, language)
         where = _plain(where)
+        if where and "booktitle" in fields and where == _plain(fields["booktitle"]):
+            # a paper in proceedings, as the book's reference list writes it
+            # (book/_ext/bibliography.py): "In NeurIPS ...", «В: NeurIPS ...»
+            where = _("In {venue}").format(venue=where)
         if not where and "eprint" in fields:
             where = f"arXiv:{fields['eprint']}"
         parts = [p for p in (authors, f"({fields.get('year', _('n.d.'))})",

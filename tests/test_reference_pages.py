@@ -199,3 +199,14 @@ def test_every_word_of_the_reference_list_is_handed_to_the_translation():
     config = yaml.safe_load((ROOT / "ru" / "_config.yml").read_text())["sphinx"]["config"]
     same = [s for s, english in ext.WORDS.items() if config.get(s, english) == english]
     assert not same, f"the Russian edition keeps the English of {same}"
+
+
+def test_the_launch_notebooks_name_a_venue_as_the_reference_list_does():
+    """The launch notebooks' reference lines write a paper's proceedings as the site's
+    list does: "In NeurIPS …" in English, «В: NeurIPS …» in Russian."""
+    from bookbuild.launch_notebooks import Bibliography
+
+    bibliography = Bibliography.load()
+    assert "*. In NeurIPS Datasets" in bibliography.reference("cemri2025mast")
+    russian = bibliography.reference("cemri2025mast", "ru")
+    assert "*. В: NeurIPS Datasets" in russian and " In " not in russian, russian

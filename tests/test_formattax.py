@@ -306,7 +306,8 @@ def test_field_order_figure_counts_additions_as_its_formula_does():
     table = order_table([2, 5, 12], step_error=0.02, budget=1, runs=200, seed=0)
     fig = plot_order(table, title="Field order")
     ax = fig.axes[0]
-    assert [list(line.get_xdata()) for line in ax.lines] == [[1, 4, 11]] * 2
+    assert list(ax.lines[0].get_xdata()) == [1, 4, 11]   # a closed-form line
+    assert all(set(line.get_xdata()) <= {1, 4, 11} for line in ax.lines)   # and bars
     assert ax.get_xlabel().startswith("additions m")
     plt.close(fig)
 

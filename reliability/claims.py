@@ -12,6 +12,10 @@ gives a chapter two ways to make it so:
   (they run every chapter at its defaults and at each extreme case) instead of printing
   a false sentence.
 
+When a page shows several 95 % intervals of one value, some miss it by chance;
+:func:`chance_of_misses` says how often chance misses as often as the page does, so a
+sentence can call the misses chance only when they could be.
+
 The words this module owns (:data:`WORDS`) are marked for the catalogs with ``N_``, so
 :func:`word` gives them in the edition's language; a chapter's own sentences live in the
 chapter's cells and are translated with the chapter.
@@ -29,7 +33,7 @@ if TYPE_CHECKING:  # change() imports the statistics when it runs; this is for i
     from .stats import Interval
 
 __all__ = ["ClaimFailed", "check", "where", "inside", "trend", "change", "same",
-           "choose", "word", "WORDS"]
+           "chance_of_misses", "choose", "word", "WORDS"]
 
 #: What a pair of numbers can do, and where a number can sit against an interval,
 #: as words a sentence can use ("the error rate {stays flat}").
@@ -116,6 +120,52 @@ def same(first, second, *, tolerance: float = 0.0) -> bool:
                          f"{len(firsts)} and {len(seconds)}")
     return all(abs(_real("first", a) - _real("second", b)) <= tolerance
                for a, b in zip(firsts, seconds))
+
+
+def chance_of_misses(*, misses: int, intervals: int, confidence: float = 0.95) -> float:
+    r"""The chance that ``misses`` or more of ``intervals`` independent intervals miss
+    the value they estimate when each holds it with probability ``confidence``: how
+    often chance alone gives a page that many misses. With :math:`m` misses of
+    :math:`n` intervals at confidence :math:`c`, the misses are binomial:
+
+    .. math::
+
+        P(M \ge m) = \sum_{k=m}^{n} \binom{n}{k}\,(1-c)^k\,c^{\,n-k} .
+
+    A small chance says the misses are not chance: the intervals or the closed form they
+    are compared with are wrong (or the intervals are not independent).
+
+    Parameters
+    ----------
+    misses : int
+        The intervals seen to miss, 0 to ``intervals``.
+    intervals : int
+        How many independent intervals there are, at least 1.
+    confidence : float
+        Each interval's confidence level, strictly between 0 and 1 (default 0.95).
+
+    Returns
+    -------
+    float
+        The chance of ``misses`` or more misses, in [0, 1]; 1.0 when ``misses`` is 0.
+
+    Examples
+    --------
+    Two of six 95 % intervals missing happens on about 3 % of such pages:
+
+    >>> round(chance_of_misses(misses=2, intervals=6), 4)
+    0.0328
+    >>> chance_of_misses(misses=0, intervals=6)
+    1.0
+    """
+    from math import comb
+
+    intervals = _validate.whole("intervals", intervals, minimum=1)
+    misses = _validate.whole("misses", misses, minimum=0, maximum=intervals)
+    miss = 1.0 - _validate.confidence(confidence)
+    return float(min(1.0, sum(comb(intervals, k) * miss ** k
+                              * (1.0 - miss) ** (intervals - k)
+                              for k in range(misses, intervals + 1))))
 
 
 def choose(case: str, sentences: Mapping[str, str], **numbers) -> str:

@@ -709,6 +709,8 @@ REGISTRY = {
     "reliability.claims.same": Entry(lambda: claims.same, dict(first=(1.0, 2.0),
                                                                second=(1.0, 2.0),
                                                                tolerance=0.0)),
+    "reliability.claims.chance_of_misses": Entry(lambda: claims.chance_of_misses, dict(
+        misses=1, intervals=6, confidence=0.95)),
     "reliability.claims.choose": Entry(lambda: claims.choose, dict(
         case="flat", sentences={"flat": "stays flat"})),
     "reliability.claims.word": Entry(lambda: claims.word, dict(case="flat")),

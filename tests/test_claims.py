@@ -59,6 +59,33 @@ def test_same_compares_value_by_value():
         claims.same((1, 2), (1,))
 
 
+def test_chance_of_misses_is_the_binomial_tail():
+    # P(M >= 2) of six 95% intervals, written out: 1 - P(0) - P(1).
+    expected = 1 - 0.95 ** 6 - 6 * 0.05 * 0.95 ** 5
+    assert claims.chance_of_misses(misses=2, intervals=6) == pytest.approx(expected)
+    assert claims.chance_of_misses(misses=0, intervals=6) == 1.0
+    assert claims.chance_of_misses(misses=6, intervals=6) == pytest.approx(0.05 ** 6)
+    # More misses are less likely; a looser interval misses more often.
+    tails = [claims.chance_of_misses(misses=m, intervals=6) for m in range(7)]
+    assert tails == sorted(tails, reverse=True)
+    assert claims.chance_of_misses(misses=2, intervals=6, confidence=0.9) > expected
+    assert isinstance(claims.chance_of_misses(misses=1, intervals=3), float)
+
+
+@pytest.mark.parametrize(("arguments", "name"), [
+    ({"misses": 7, "intervals": 6}, "misses"),
+    ({"misses": -1, "intervals": 6}, "misses"),
+    ({"misses": 1, "intervals": 0}, "intervals"),
+    ({"misses": 1, "intervals": 6, "confidence": 1.0}, "confidence"),
+    ({"misses": 1.5, "intervals": 6}, "misses"),
+])
+def test_chance_of_misses_refuses_what_is_not_a_count_of_misses(arguments, name):
+    with pytest.raises(ValueError, match=rf"^{name} must (be|lie)"):
+        claims.chance_of_misses(**arguments)
+    with pytest.raises(TypeError):
+        claims.chance_of_misses(1, 6)   # keyword arguments only: which is which
+
+
 def test_choose_fills_the_sentence_written_for_the_case():
     sentences = {"flat": "stays at {after:.1%}", "rising": "rises to {after:.1%}"}
     assert claims.choose("rising", sentences, after=0.02) == "rises to 2.0%"
@@ -256,3 +283,21 @@ def test_ch3_says_why_one_setting_prints_several_rates(edition):
     markdown = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "{glue:text}`ch3_draws_verdict`" in markdown
     assert ("сид" if edition.startswith("ru") else "own seed") in markdown
+
+
+@pytest.mark.parametrize("edition", _EDITIONS)
+def test_ch6_real_model_calls_the_content_gap_what_its_verdict_says(edition):
+    """Issue 41 (ch06): "the grammar bought form and no content" stood beside a content
+    gap whose interval holds zero (3/30 against 0/30): a null, not "no content". The
+    thesis sentence is chosen from the verdicts, and says "null" whenever it is chosen."""
+    ru = edition.startswith("ru")
+    nb = _notebook(edition, "06_format_tax.ipynb")
+    glued = launch_notebooks.glued_values(nb)
+    null = "нулевой результат" if ru else "a null"
+    content, thesis = (glued[key].strip("'\"") for key in (
+        "ch6_real_content_verdict", "ch6_real_thesis"))
+    assert content.endswith(null), content   # the stored measurement: 3/30 against 0/30
+    assert thesis.startswith("Это и есть тезис" if ru else "That is the chapter"), thesis
+    assert ("по содержанию разница — нулевой результат" if ru
+            else "on content the difference is a null") in thesis
+    assert not re.search("не содержание|содержания нет" if ru else "no content", thesis)

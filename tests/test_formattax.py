@@ -286,13 +286,30 @@ def test_order_frame_and_verdict_table_read_as_text():
     from reliability.structured import EXAMPLES, check, equals
 
     frame = order_frame(order_table([2, 5], step_error=0.02, budget=1, runs=500, seed=0))
-    assert list(frame["digits"]) == [2, 5]
+    # (the rows count additions, the m of the toy's formula: a sum of 2 digits is one)
+    assert list(frame["additions m"]) == [1, 4]
     assert frame["answer first: closed form"].iloc[1] == "10.0%"
     checked = {k: check(text, equals(158)) for k, text in EXAMPLES.items()}
     verdicts = verdict_table(EXAMPLES, checked).set_index("example")
     assert verdicts.loc["valid form, wrong content", "content ok"] == "no"
     assert verdicts.loc["broken JSON", "content ok"] == "not checked"
     assert verdicts.loc["right", "what the validator says"] == "accepted"
+
+
+def test_field_order_figure_counts_additions_as_its_formula_does():
+    """Issue 41 (ch06): the table and figure counted digits while the formula beside
+    them counts additions m (a sum of m + 1 digits); both now show m."""
+    import matplotlib.pyplot as plt
+
+    from reliability.figures.formattax import order_table, plot_order
+
+    table = order_table([2, 5, 12], step_error=0.02, budget=1, runs=200, seed=0)
+    fig = plot_order(table, title="Field order")
+    ax = fig.axes[0]
+    assert list(ax.lines[0].get_xdata()) == [1, 4, 11]   # a closed-form line
+    assert all(set(line.get_xdata()) <= {1, 4, 11} for line in ax.lines)   # and bars
+    assert ax.get_xlabel().startswith("additions m")
+    plt.close(fig)
 
 
 def test_spread_table_shows_each_tally_against_its_own_cells():

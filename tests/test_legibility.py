@@ -100,6 +100,83 @@ def test_a_boxed_label_over_a_marker_is_reported_and_over_a_reference_line_is_no
     assert figure_problems(fig) == []
 
 
+def _contour_map():
+    fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.4), layout="constrained")
+    x = np.linspace(0, 1, 41)
+    lines = ax.contour(x, x, np.add.outer(x, x) / 2, levels=[0.3, 0.7])
+    ax.set(xlabel="share", ylabel="rate", title="A contour map")
+    return fig, ax, lines
+
+
+def test_a_contour_label_over_a_marker_is_reported_even_over_the_markers_edge_only():
+    """Chapter 3's '90%' sat on the chosen verifier's dot: the label's box covered the
+    dot's edge, not its centre."""
+    fig, ax, lines = _contour_map()
+    fig.canvas.draw()
+    label, = ax.clabel(lines, levels=[0.7], manual=[(0.7, 0.7)], inline=False,
+                       fmt="%.1f")
+    box = label.get_window_extent(fig.canvas.get_renderer())
+    # A dot whose centre is 3 px right of the label, its 7-pt body under the label.
+    assert 7 / 2 * fig.dpi / 72 > 3
+    x, y = ax.transData.inverted().transform((box.x1 + 3, (box.y0 + box.y1) / 2))
+    dot, = ax.plot(x, y, "o", ms=7)
+    problems = figure_problems(fig)
+    assert any("contour label '0.7' hides a marker" in p for p in problems), problems
+    dot.set_data([0.1], [0.9])   # far from the label
+    assert figure_problems(fig) == []
+
+
+def test_a_contour_label_past_its_axes_is_reported():
+    """Chapter 3's '70%' label sat on the map's bottom edge, clipped there to '0%'."""
+    fig, ax, lines = _contour_map()
+    fig.canvas.draw()
+    label, = ax.clabel(lines, levels=[0.3], manual=[(0.3, 0.3)], inline=False,
+                       fmt="%.1f")
+    assert figure_problems(fig) == []
+    label.set_position((0.3, 0.0))   # half below the map
+    problems = figure_problems(fig)
+    assert any("text '0.3' runs" in p and "past its axes" in p for p in problems), \
+        problems
+
+
+def _ch03_tradeoff(language, medium, **setting):
+    from reliability.figures import verifiers as fig_verifiers
+    from reliability.workflow import Verifier, Workflow
+
+    setup(language=language)
+    base = Workflow(steps=10, error=setting.get("error", 0.05),
+                    silent=setting.get("silent", 0.03),
+                    attempts=setting.get("attempts", 3))
+    mark = Verifier(setting.get("recall", 0.8), setting.get("false_reject", 0.05))
+    grid = fig_verifiers.tradeoff_grid(base, np.linspace(0, 1, 41),
+                                       np.linspace(0, max(0.5, mark.false_reject), 41))
+    return fig_verifiers.plot_tradeoff(
+        grid, mark=mark, medium=medium,
+        title="Ten steps (model): success needs high recall and low false rejection")
+
+
+@pytest.mark.parametrize("setting", [{}, {"error": 0.0, "silent": 0.0},
+                                     {"recall": 0.0, "false_reject": 0.0},
+                                     {"recall": 1.0, "false_reject": 0.5},
+                                     {"attempts": 10}],
+                         ids=["defaults", "no-errors", "corner", "far-corner", "A10"])
+@pytest.mark.parametrize("medium", ["phone", "page"])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_ch03_tradeoff_maps_keep_their_contour_labels_inside_and_off_the_dot(
+        language, medium, setting):
+    """Issue 41 (ch03): '90%' hid the chosen verifier's dot and '70%' was clipped at the
+    map's edge. At the chapter's defaults and at the ends of its ranges, in both
+    editions and on a phone and a page, the audit finds nothing and each map keeps
+    labels on at least two of its contours."""
+    from reliability.figures._media import MEDIA
+
+    fig = _ch03_tradeoff(language, medium, **setting)
+    assert figure_problems(fig, column_px=MEDIA[medium].shown_px or 358) == []
+    maps = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    labelled = [{t.get_text() for t in ax.texts} for ax in maps]
+    assert len(labelled[0]) >= 2, labelled
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_the_rig_beside_lab_figure_shows_every_marker_at_a_phones_width(language):
     """Chapter 9's figure at its settings, in both editions: every stage's name wraps

@@ -6,6 +6,8 @@ tests/test_live_contract.py."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,24 @@ def test_taxes_above_the_free_accuracy_are_not_offered():
     e = figs.live_cure(runs=2, seed=0, free_accuracy=0.1, prompt_tax=0.05,
                        reformat_fidelity=0.9)
     assert max(e.controls[0].values) <= 10
+
+
+@pytest.mark.parametrize("tax, fidelity", [(None, None), (0.0, 0.8), (20.0, 1.0)])
+def test_the_russian_sentence_reads_naturally_at_the_default_and_the_ends(tax, fidelity):
+    """Issue 41 (ch06): the Russian sentence said «верен в 61,5%.» (of what?) and
+    «Разница в пользу лечения: −10,6 п. п.» (a gain that is a loss). It now says how
+    often, names the simulation's size without a count noun to agree, and subtracts."""
+    from reliability.i18n import language
+
+    with language("ru"):
+        explorer = figs.live_cure(runs=RUNS, seed=SEED, free_accuracy=A0, prompt_tax=TAX,
+                                  decoder_tax=DECODER, reformat_fidelity=FIDELITY)
+        text = explorer.sentence() if tax is None else explorer.sentence(
+            prompt_tax=tax, fidelity=fidelity)
+    assert text.startswith("Модель: в свободном тексте ответ верен в 61,5% случаев. ")
+    assert f"налоге декодера {100 * DECODER:.1f} п. п.".replace(".", ",", 1) in text
+    assert "ограниченное декодирование даёт верный ответ в " in text
+    assert "(симуляция, n = 4\u00a0000: " in text or "(симуляция, n = 4 000: " in text
+    assert "в пользу" not in text and "верны в" not in text
+    assert re.search(r"Два хода минус ограниченное декодирование: [+−]\d+,\d п\. п\.$",
+                     text), text

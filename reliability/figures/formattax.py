@@ -46,7 +46,7 @@ TABLE_LABELS = (N_("free text, then parse"), N_("format asked in the prompt"),
                 N_("prompt request plus grammar on the decoder (constrained decoding)"),
                 N_("free generation"), N_("under the schema (grammar on the decoder)"),
                 N_("format compliance"), N_("accuracy"),
-                N_("digits"), N_("reasoning first: closed form"),
+                N_("additions m"), N_("reasoning first: closed form"),
                 N_("reasoning first: simulated [95%]"), N_("answer first: closed form"),
                 N_("answer first: simulated [95%]"))
 
@@ -295,7 +295,9 @@ def plot_regimes(table, *, title: str, medium: str = "phone"):
 
 def order_table(digits, *, step_error: float, budget: int, runs: int, seed: int):
     """Closed form and simulated answer accuracy (95 % Wilson bounds) per field order and
-    problem size. Returns ``{order: dict(digits, closed, rate, low, high)}`` of arrays."""
+    problem size, a sum of ``digits`` digits (``digits - 1`` additions, the :math:`m` of
+    :class:`reliability.formattax.FieldOrderToy`'s formula). Returns
+    ``{order: dict(digits, closed, rate, low, high)}`` of arrays."""
     _checks.array("digits", digits, kind="whole", minimum=1)
     _validate.probability("step_error", step_error)
     _validate.whole("budget", budget, minimum=0)
@@ -327,7 +329,8 @@ def _orders(name: str, table, *, every: bool) -> dict:
 
 
 def plot_order(table, *, title: str, medium: str = "phone"):
-    """Lines: closed forms; dots with bars: simulated answer accuracy, per field order.
+    """Lines: closed forms; dots with bars: simulated answer accuracy, per field order,
+    against the additions :math:`m` the formula counts (one fewer than the digits).
     Drawn for ``medium`` (:data:`reliability.figures._media.MEDIA`)."""
     _media.medium(medium)
     _orders("table", table, every=False)
@@ -337,12 +340,13 @@ def plot_order(table, *, title: str, medium: str = "phone"):
               "answer_first": _("answer field first")}
     colours = {"reasoning_first": PALETTE["blue"], "answer_first": PALETTE["vermillion"]}
     for order, t in table.items():
-        ax.plot(t["digits"], t["closed"], color=colours[order],
+        additions = t["digits"] - 1   # what the formula's m counts
+        ax.plot(additions, t["closed"], color=colours[order],
                 label=_("{order}: closed form").format(order=labels[order]))
-        ax.errorbar(t["digits"], t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
+        ax.errorbar(additions, t["rate"], yerr=[t["rate"] - t["low"], t["high"] - t["rate"]],
                     fmt="o", ms=4, capsize=2, color=colours[order],
                     label=_("{order}: simulated, 95% interval").format(order=labels[order]))
-    ax.set(xlabel=_("digits to add (problem size)"), ylabel=_("answer field right"),
+    ax.set(xlabel=_("additions m (problem size)"), ylabel=_("answer field right"),
            ylim=(0, 1.05))
     set_title(ax, title)
     percent_axis(ax.yaxis)
@@ -403,13 +407,14 @@ def cure_table(frames: dict, taxes) -> "pd.DataFrame":
 
 
 def order_frame(table: dict) -> "pd.DataFrame":
-    """:func:`order_table` as one row per problem size: each order's simulated answer
-    accuracy with its 95 % Wilson interval, beside the closed form."""
+    """:func:`order_table` as one row per problem size, the additions :math:`m` its
+    formula counts (one fewer than the digits): each order's simulated answer accuracy
+    with its 95 % Wilson interval, beside the closed form."""
     import pandas as pd
 
     _orders("table", table, every=True)
 
-    out = pd.DataFrame({"digits": table[ORDERS[0]]["digits"].astype(int)})
+    out = pd.DataFrame({"additions m": table[ORDERS[0]]["digits"].astype(int) - 1})
     for order in ORDERS:
         t = table[order]
         name = order.replace("_", " ")

@@ -119,14 +119,17 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str, medium: str = "phon
         lines = ax.contour(x, y, grid[key], levels=filled.levels[1:-1:2], colors="white",
                            linewidths=0.8)
         # Dark text on a pale box: readable on the darkest and the lightest fill alike.
+        # Not inline: a label moved or dropped once laid out leaves no gap in its line.
         labels = ax.clabel(lines, fmt=lambda v, f=template: Text(f).format(v),
-                           colors="black")
+                           colors="black", inline=False)
         for text in labels:
             text.set_bbox(_LABEL_BOX)
-        contour_labels += labels
+        contour_labels.append((ax, lines))
         fig.colorbar(filled, ax=ax, label=label,
                      format=plt.FuncFormatter(lambda v, _, f=template: Text(f).format(v)))
-        ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"])
+        # Not clipped: at a corner of the map (d = 0, f = 0 say) the dot shows whole.
+        ax.plot(mark.false_reject, mark.recall, "o", ms=7, color=PALETTE["vermillion"],
+                clip_on=False, zorder=5)
         # The mark is named in the panel title: a label on the map would collide with
         # the contour labels somewhere in the parameter range.
         # (raised clear of the tick labels that stand above the map's top edge)
@@ -137,23 +140,92 @@ def plot_tradeoff(grid: dict, *, mark: Verifier, title: str, medium: str = "phon
         ax.grid(False)
     fig.suptitle(title)
     fit_text(fig)
-    _drop_crowded(fig, contour_labels)
+    _place_contour_labels(fig, contour_labels)
     return fig
 
 
-def _drop_crowded(fig, labels) -> None:
-    """Remove each contour label that would overlap one kept before it, once the figure
-    is laid out: where the contours bunch (every rate at 0, say) matplotlib places their
-    labels on top of each other, and a phone shows neither."""
+def _place_contour_labels(fig, contours) -> None:
+    """Keep each contour label of ``contours`` (pairs of axes and contour set) where it
+    reads whole, once the figure is laid out: inside its map (matplotlib clips a label
+    at the map's edge, '70%' showing as '0%'), clear of every marker (the chosen
+    verifier's dot) and of the labels kept before it (where the contours bunch, every
+    rate at 0 say, matplotlib stacks them). A label that is not moves along its own
+    contour to the clear place farthest from the map's edges and its markers; a level
+    with no clear place, or already labelled elsewhere, goes unlabelled (the colour bar
+    still reads it)."""
     fig.canvas.draw()   # the final layout, where the labels' places are known
     renderer = fig.canvas.get_renderer()
     kept = []
-    for label in labels:
-        box = label.get_window_extent(renderer).expanded(1.15, 1.3)
-        if any(box.overlaps(other) for other in kept):
-            label.remove()
-        else:
-            kept.append(box)
+
+    def box(text):
+        text.update_bbox_position_size(renderer)
+        return text.get_bbox_patch().get_window_extent(renderer)
+
+    for ax, lines in contours:
+        inside, marks = ax.bbox.padded(-2), _marker_boxes(ax, fig.dpi)
+
+        def clear(area):
+            return (inside.x0 <= area.x0 and area.x1 <= inside.x1
+                    and inside.y0 <= area.y0 and area.y1 <= inside.y1
+                    and not any(area.overlaps(mark) for mark in marks)
+                    and not any(area.expanded(1.15, 1.3).overlaps(other)
+                                for other in kept))
+
+        labelled = set()
+        for text in list(lines.labelTexts):
+            area = box(text)
+            if clear(area):
+                kept.append(area)
+                labelled.add(text.get_text())
+                continue
+            lines.pop_label(lines.labelTexts.index(text))
+            if text.get_text() in labelled:
+                continue
+            for x, y in _label_places(ax, lines, text.get_text(), inside, marks):
+                lines.add_label_near(x, y, inline=False, transform=False)
+                moved = lines.labelTexts[-1]
+                moved.set_bbox(_LABEL_BOX)
+                area = box(moved)
+                if clear(area):
+                    kept.append(area)
+                    labelled.add(moved.get_text())
+                    break
+                lines.pop_label()
+
+
+def _marker_boxes(ax, dpi: float) -> list:
+    """The display-space squares the markers of ``ax``'s lines cover."""
+    from matplotlib.transforms import Bbox
+
+    boxes = []
+    for line in ax.lines:
+        if line.get_marker() in (None, "None", "none", "", " "):
+            continue
+        radius = line.get_markersize() / 2 * dpi / 72 + 2   # (and a little air)
+        for x, y in line.get_transform().transform(np.asarray(line.get_xydata(), float)):
+            boxes.append(Bbox.from_extents(x - radius, y - radius, x + radius, y + radius))
+    return boxes
+
+
+def _label_places(ax, lines, text: str, inside, marks, most: int = 40):
+    """Display-space points on the contour whose label reads ``text``, the farthest from
+    the map's edges and from its markers first (at most ``most`` of them)."""
+    texts = [lines.get_text(value, lines.labelFmt) for value in lines.labelLevelList]
+    if text not in texts:
+        return []
+    level = texts.index(text)
+    path = lines.get_paths()[lines.labelIndiceList[level]]
+    points = lines.get_transform().transform(np.asarray(path.vertices, float))
+    points = points[np.isfinite(points).all(axis=1)]
+    if not len(points):
+        return []
+    room = np.minimum.reduce([points[:, 0] - inside.x0, inside.x1 - points[:, 0],
+                              points[:, 1] - inside.y0, inside.y1 - points[:, 1]])
+    for mark in marks:
+        centre = np.array([(mark.x0 + mark.x1) / 2, (mark.y0 + mark.y1) / 2])
+        room = np.minimum(room, np.hypot(*(points - centre).T) - mark.width / 2)
+    order = np.argsort(-room)[:most]
+    return [tuple(points[i]) for i in order if room[i] > 0]
 
 
 def tradeoff_lines(base: Workflow, recalls, false_rejects, *, runs: int, seed: int) -> dict:

@@ -50,13 +50,15 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                     min_text_px: float = MIN_TEXT_PX) -> list[str]:
     """What makes ``fig`` hard to read when shown ``column_px`` CSS pixels wide.
 
-    Five kinds: text whose height would be under ``min_text_px`` there (font size in
-    points / 72 x the column over the figure's width in inches, margins included); two pieces of text that
-    overlap each other; a legend whose box, inside an axes, covers plotted data (a line
-    or its markers, a bar or band, a scatter point, an image); text that runs past
-    the figure's left or right edge (clipped where the figure is saved at its size, and
-    where it is saved to fit, an image wider than the figure, shrunk further on a phone);
-    and text drawn on a filled box that hides plotted data the same way.
+    Six kinds: text whose height would be under ``min_text_px`` there (font size in
+    points / 72 x the column over the figure's width in inches, margins included); two
+    pieces of text that overlap each other; a legend whose box, inside an axes, covers
+    plotted data (a line or its markers, a bar or band, a scatter point, an image); text
+    that runs past the figure's left or right edge (clipped where the figure is saved at
+    its size, and where it is saved to fit, an image wider than the figure, shrunk
+    further on a phone); text clipped to its axes (a contour label) that runs past them,
+    where it is cut off; and text drawn on a filled box, or a contour label, that hides
+    a marker (any part of it) or an interval bar.
     Returns one sentence per problem; an empty list is a pass.
     """
     from matplotlib.figure import Figure
@@ -93,14 +95,51 @@ def figure_problems(fig, *, column_px: float = PHONE_COLUMN_PX,
                             f"figure's {side} edge (clipped, or it widens the image): "
                             "wrap it or shorten it")
     problems += _legend_problems(fig, renderer)
+    problems += _clipped_text_problems(fig, renderer)
     problems += _boxed_text_problems(fig, renderer)
+    return problems
+
+
+def _text_box(text, renderer):
+    """The display-space box ``text`` paints: its filled box where it has one."""
+    patch = text.get_bbox_patch()
+    if patch is None:
+        return text.get_window_extent(renderer)
+    text.update_bbox_position_size(renderer)
+    return patch.get_window_extent(renderer)
+
+
+def _contour_labels(ax) -> set:
+    """The ids of ``ax``'s contour labels (matplotlib keeps them on their contour set)."""
+    return {id(t) for c in ax.collections for t in getattr(c, "labelTexts", ())}
+
+
+def _clipped_text_problems(fig, renderer) -> list[str]:
+    """A sentence for each piece of text clipped to a region (matplotlib clips a contour
+    label to its axes) that runs past it: the part outside is cut off, so a phone shows
+    '0%' for '70%'."""
+    problems = []
+    for ax in fig.axes:
+        for text in ax.texts:
+            clip = text.get_clip_box()
+            if (not text.get_visible() or not text.get_clip_on() or clip is None
+                    or not text.get_text().strip()):
+                continue
+            box = _text_box(text, renderer)
+            # (a pixel of antialiasing past the edge is no cut)
+            past = max(clip.x0 - box.x0, box.x1 - clip.x1, clip.y0 - box.y0,
+                       box.y1 - clip.y1)
+            if past > 1:
+                problems.append(f"text {text.get_text()!r} runs {past:.0f} px past its "
+                                "axes and is cut off there: place it inside them")
     return problems
 
 
 def _boxed_text_problems(fig, renderer) -> list[str]:
     """A sentence for each piece of text drawn on a filled box (a label kept legible over
-    grid and reference lines, which it may hide) whose box hides a data point of an axes:
-    a marker or an interval bar, painted over as a legend would paint it."""
+    grid and reference lines, which it may hide), and each contour label, that hides a
+    data point of an axes: any part of a marker, or an interval bar, painted over as a
+    legend would paint it."""
     import numpy as np
     from matplotlib.collections import LineCollection
     from matplotlib.transforms import Bbox
@@ -111,7 +150,9 @@ def _boxed_text_problems(fig, renderer) -> list[str]:
                                                                  " "):
                 points = line.get_transform().transform(
                     np.asarray(line.get_xydata(), float))
-                if _points_in(points, region):
+                # A marker is as wide as its size: a box over its edge hides it too.
+                radius = line.get_markersize() / 2 * fig.dpi / 72
+                if _points_in(points, region.padded(radius)):
                     return "a marker"
         for bars in ax.collections:
             if bars.get_visible() and isinstance(bars, LineCollection):
@@ -123,17 +164,21 @@ def _boxed_text_problems(fig, renderer) -> list[str]:
 
     problems = []
     for ax in fig.axes:
+        contour_labels = _contour_labels(ax)
         for text in ax.texts:
             patch = text.get_bbox_patch()
-            if not text.get_visible() or patch is None or not text.get_text().strip():
+            if (not text.get_visible() or not text.get_text().strip()
+                    or (patch is None and id(text) not in contour_labels)):
                 continue
-            box = patch.get_window_extent(renderer)
+            box = _text_box(text, renderer)
             region = Bbox.intersection(box, ax.bbox)
             if region is None or region.width < 3 or region.height < 3:
                 continue
             covered = hidden(ax, region.padded(-1.5))
             if covered:
-                problems.append(f"the box of text {text.get_text()!r} hides {covered}: "
+                what = "the contour label" if id(text) in contour_labels else \
+                    "the box of text"
+                problems.append(f"{what} {text.get_text()!r} hides {covered}: "
                                 "give the text room of its own")
     return problems
 

@@ -12,12 +12,18 @@ value, and a confidence level ("simulated [95%]") is not one either.
 
 from __future__ import annotations
 
+import ast
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from bookbuild.launch_notebooks import sampled_keys
+from bookbuild.run import ROOT
 from test_numbers import ENGLISH, RUSSIAN, _prose, _shown
 
 #: The words that call a number simulated, in both editions.
@@ -103,14 +109,6 @@ def test_a_value_a_chapters_prose_calls_simulated_shows_its_interval(path, langu
 # (reliability.notebook.Sampled) stands with its bounds wherever its prose cites it
 # (the guide's slots: tests/test_teacher_page.py), and a teaching cell run with other
 # seeds changes no printed line that shows no interval.
-
-import ast
-import os
-import subprocess
-import sys
-
-from bookbuild.launch_notebooks import sampled_keys
-from bookbuild.run import ROOT
 
 #: A glue role in a chapter's Markdown, and its key.
 GLUE = re.compile(r"\{glue(?::text)?\}`(?P<key>[^`:|]+)")

@@ -704,6 +704,17 @@ def glued_values(nb) -> dict[str, str]:
     return values
 
 
+def sampled_keys(nb) -> set[str]:
+    """The glue keys a chapter marks as sampled numbers, each glued with its interval's
+    bounds (``reliability.notebook.Sampled``)."""
+    from reliability.notebook.glue import SAMPLED_MARK
+    return {output["metadata"]["scrapbook"]["name"]
+            for cell in nb.cells if cell.cell_type == "code"
+            for output in cell.get("outputs", [])
+            if output.get("metadata", {}).get(SAMPLED_MARK)
+            and "scrapbook" in output.get("metadata", {})}
+
+
 #: The tag of a launch notebook's own cells that let a student check an exercise.
 CHECK_TAG = "exercise-check"
 

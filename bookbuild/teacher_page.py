@@ -33,10 +33,10 @@ from pathlib import Path
 import nbformat
 
 from reliability import claims, horizon, i18n
-from reliability.numbers import glued_text, number
+from reliability.numbers import glued_text, interval, number
 
 from .catalogs import EDITION, translator
-from .launch_notebooks import ROLE, Bibliography, Chapter, glued_values
+from .launch_notebooks import ROLE, Bibliography, Chapter, glued_values, sampled_keys
 from .run import ROOT, chapters
 
 PAGE = ROOT / "book" / "teaching_snippets.ipynb"
@@ -243,7 +243,16 @@ PLAN_REGION = re.compile(r"<!-- plan-(?P<plan>[\w-]+): begin -->\n.*?<!-- plan-(
 #: typed after a slot fails ``tests/test_teaching_cells.py``. A block's numbers are the
 #: ones its chapter's teaching cell prints (at the chapter's settings) or its chapter
 #: glues, and the same test runs each cell alone to compare them.
+#:
+#: A sampled number (one its chapter glues as ``reliability.notebook.Sampled``) is
+#: followed by its 95% interval, the slot of the same key with ``_ci`` after it:
+#: ``[[ch7_hit:.1%]] [[ch7_hit_ci:.1%]]`` reads "11.1% [10.2%, 12.1%]", the bounds the
+#: chapter glues as ``ch7_hit_low`` and ``ch7_hit_high``, written by the book's one
+#: interval formatter («[10,2%; 12,1%]» in Russian). A plan is not made while a
+#: sampled number stands without it (:func:`bare_sampled`).
 SLOT = re.compile(r"\[\[(?P<key>ch(?P<chapter>\d+)_\w+)(?::(?P<spec>[^\]]*))?\]\]")
+#: The suffix of an interval's slot.
+CI = "_ci"
 
 
 def N_(message: str) -> str:  # gettext's name: marked, translated later
@@ -319,9 +328,10 @@ IDEAS = {
         N_("In the chapter's illustrative model, with the full history per-step "
            "accuracy falls to [[ch5_full_end:.1%]] by step [[ch5_steps]]; a window of the "
            "last [[ch5_window:d|step|steps]] holds it near "
-           "[[ch5_win_floor:.1%]]. Resumed from the checkpoint, the run gets "
-           "[[ch5_resumed:.1%]] of first new steps right; rebuilt with a clean context, "
-           "[[ch5_rebuilt:.1%]]. Lesson 14: trimming the history is a cure, not only a "
+           "[[ch5_win_floor:.1%]]. Resumed from the checkpoint, the simulated runs get "
+           "[[ch5_resumed:.1%]] [[ch5_resumed_ci:.1%]] of first new steps right; "
+           "rebuilt with a clean context, [[ch5_rebuilt:.1%]] [[ch5_rebuilt_ci:.1%]]. "
+           "Lesson 14: trimming the history is a cure, not only a "
            "saving. Lesson 13: the checkpoint restart brings the errors back."),
         N_("The process crashed at step [[ch5_ck]]; we restart from the last checkpoint. "
            "Is the trajectory repaired?"),
@@ -375,7 +385,8 @@ IDEAS = {
         N_("In the MAST failure shares, step repetition is [[ch7_repetition:.1%]] and "
            "unaware termination [[ch7_termination:.1%]]: limits address "
            "[[ch7_limits_share:.1%]] of failures, verification [[ch7_verif_total:.1%]]. "
-           "With a limit of [[ch7_limit:d|step|steps]], [[ch7_hit:.1%]] of tasks hit it. "
+           "With a limit of [[ch7_limit:d|step|steps]], [[ch7_hit:.1%]] "
+           "[[ch7_hit_ci:.1%]] of the chapter's simulated tasks hit it. "
            "Nobody has measured the right limit; lesson 13's recursion limit is a "
            "default, not a measurement."),
         N_("Which share of the MAST failures could step limits and a loop detector "
@@ -386,19 +397,25 @@ IDEAS = {
         N_("The degradation ladder"),
         N_("Place the rungs and triggers of a degradation ladder, show what a breaker "
            "does in an outage, and tell cascade from fallback."),
-        N_("In the outage, the workers' waiting over the simulated day falls from "
-           "[[ch8_wait_without:.1f|worker-hour|worker-hours]] without a breaker to "
-           "[[ch8_wait_with:.1f|worker-hour|worker-hours]] with one, and calls to the "
-           "dead model from [[ch8_calls_without:,d]] to "
-           "[[ch8_calls_with:,d|call|calls]]. Cascade is not fallback: a cascade routes "
-           "up by difficulty, and [[ch8_up_open:.1%]] of "
-           "open-dialogue requests go up, [[ch8_up_knowledge:.1%]] of knowledge ones."),
+        N_("In the outage (one seeded day, and in brackets the interval of four seeded "
+           "days' mean), the workers' waiting falls from "
+           "[[ch8_wait_without:.1f|worker-hour|worker-hours]] "
+           "[[ch8_wait_without_ci:.1f]] without a breaker to "
+           "[[ch8_wait_with:.1f|worker-hour|worker-hours]] "
+           "[[ch8_wait_with_ci:.1f]] with one, and calls to the dead model from "
+           "[[ch8_calls_without:,d]] [[ch8_calls_without_ci:,.0f]] to "
+           "[[ch8_calls_with:,d|call|calls]] [[ch8_calls_with_ci:,.0f]]. Cascade is "
+           "not fallback: a cascade routes up by difficulty, and in RouteLLM's "
+           "published results [[ch8_up_open:.1%]] of open-dialogue requests go up, "
+           "[[ch8_up_knowledge:.1%]] of knowledge ones."),
         N_("The fallback works and availability is perfect. What could still be "
            "wrong?"),
-        N_("Traffic can slide to a lower rung and stay there: the rules' share grew "
-           "from [[ch8_rules_before:.2%]] to [[ch8_rules_after:.1%]] while every answer "
-           "still came back. A health check sees nothing; the counter on each rung "
-           "alerts on day [[ch8_alert_day:.0f]].")),
+        N_("Traffic can slide to a lower rung and stay there: in the simulated weeks "
+           "the rules' share grew from [[ch8_rules_before:.2%]] "
+           "[[ch8_rules_before_ci:.2%]] to [[ch8_rules_after:.1%]] "
+           "[[ch8_rules_after_ci:.1%]] while every answer still came back. A health "
+           "check sees nothing; the counter on each rung alerts on day "
+           "[[ch8_alert_day:.0f]].")),
     "format": Idea(
         N_("The format tax"),
         N_("Say where the format tax is paid and how the two-turn cure works."),
@@ -469,8 +486,9 @@ CLAIMS = {
     "selfcond": (
         ("a window holds per-step accuracy above the full history's",
          lambda v: v("ch5_win_floor") > v("ch5_full_end")),
-        ("a clean context helps where the restart from the checkpoint does not",
-         lambda v: v("ch5_rebuilt") > v("ch5_resumed"))),
+        ("a clean context helps where the restart from the checkpoint does not "
+         "(the two 95% intervals do not overlap)",
+         lambda v: v("ch5_rebuilt_low") > v("ch5_resumed_high"))),
     "selfcorrection": (
         ("without an outside signal, revision does not raise accuracy",
          lambda v: v("ch5_end") <= v("ch5_start")),
@@ -492,9 +510,10 @@ CLAIMS = {
          lambda v: abs(v("ch7_limits_share") - v("ch7_repetition")
                        - v("ch7_termination")) < 0.0015),),
     "ladder": (
-        ("waiting and calls to the dead model fall with a breaker",
-         lambda v: v("ch8_wait_with") < v("ch8_wait_without")
-         and v("ch8_calls_with") < v("ch8_calls_without")),
+        ("waiting and calls to the dead model fall with a breaker (the four days' "
+         "95% intervals do not overlap)",
+         lambda v: v("ch8_wait_with_high") < v("ch8_wait_without_low")
+         and v("ch8_calls_with_high") < v("ch8_calls_without_low")),
         ("the rules' share grew (the two weeks' 95% intervals do not overlap)",
          lambda v: v("ch8_rules_after_low") > v("ch8_rules_before_high")),
         ("the counter on each rung alerts (on a day of the four weeks)",
@@ -538,6 +557,22 @@ PLANS = {
 }
 
 
+def sampled_numbers() -> frozenset[str]:
+    """The glue keys every chapter marks as sampled (``reliability.notebook.Sampled``):
+    the numbers a plan must quote with their interval."""
+    return frozenset().union(*(sampled_keys(nbformat.read(str(path), as_version=4))
+                               for path in chapters()))
+
+
+def bare_sampled(text: str, sampled) -> list[str]:
+    """The slots of ``text`` that quote a sampled number without its interval: each
+    slot of a key in ``sampled`` must be followed, as the next slot, by its ``_ci``."""
+    slots = list(SLOT.finditer(text))
+    return [here[0] for here, after in zip(slots, slots[1:] + [None])
+            if here["key"] in sampled
+            and (after is None or after["key"] != here["key"] + CI)]
+
+
 def plan_numbers() -> dict[int, dict]:
     """Every chapter's glued values, by chapter number. Both editions glue the same
     numbers (tests/test_translation.py checks it), so the English chapters serve both,
@@ -555,12 +590,20 @@ def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> s
     that one stop, not two."""
     def render(match: re.Match) -> str:
         glued = numbers.get(int(match["chapter"]), {})
-        if match["key"] not in glued:
-            raise ValueError(f"the lesson plan cites {match['key']!r}, which no stored "
+        key = match["key"]
+        if key.endswith(CI) and key not in glued:   # an interval: its glued bounds
+            bounds = [glued.get(key[:-len(CI)] + end) for end in ("_low", "_high")]
+            if None in bounds:
+                raise ValueError(f"the lesson plan cites the interval {key!r}, but its "
+                                 f"chapter glues no {key[:-len(CI)]}_low and _high")
+            with i18n.language(language):   # the book's one interval formatter
+                return interval(*(float(b) for b in bounds), match["spec"] or ".1%")
+        if key not in glued:
+            raise ValueError(f"the lesson plan cites {key!r}, which no stored "
                              "output of its chapter glues")
         # the chapters' own formatter, so the plan writes a number as the page does
         with i18n.language(language):
-            return glued_text(glued[match["key"]], match["spec"] or "s")
+            return glued_text(glued[key], match["spec"] or "s")
     out, end = [], 0
     for match in SLOT.finditer(text):
         value = render(match)
@@ -571,17 +614,28 @@ def fill_numbers(text: str, numbers: dict[int, dict], language: str = "en") -> s
     return "".join(out + [text[end:]])
 
 
-def plan_region(plan: str, numbers: dict[int, dict], language: str = "en") -> str:
-    """The generated block-by-block text of one plan."""
+def plan_region(plan: str, numbers: dict[int, dict], language: str = "en",
+                sampled=None) -> str:
+    """The generated block-by-block text of one plan; ``sampled``, the keys of the
+    sampled numbers (the chapters' marks unless given), each of which must stand with
+    its interval."""
     _ = translator(language, "teacher_page")
+    sampled = sampled_numbers() if sampled is None else sampled
     labels = (_("Objective"), _("Talking points"), _("Ask before the cell runs"),
               _("Answer"), _("Time"))
     out = []
     for index, (minutes, name) in enumerate(PLANS[plan], 1):
         idea = IDEAS[name]
         check_claims(name, numbers)
+        fields = ("objective", "points", "question", "answer")
+        bare = [slot for field in fields
+                for slot in bare_sampled(_(getattr(idea, field)), sampled)]
+        if bare:
+            raise ValueError(f"the {language} plan's block {name!r} quotes sampled "
+                             f"numbers without their interval ([[key_ci:spec]] next): "
+                             f"{bare}")
         text = {field: fill_numbers(_(getattr(idea, field)), numbers, language)
-                for field in ("objective", "points", "question", "answer")}
+                for field in fields}
         minute = _("{minutes} min").format(minutes=minutes)
         out += [f"**{index}. {_(idea.title)}** ({minute})", "",
                 f"* *{labels[0]}:* {text['objective']}",

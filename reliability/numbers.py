@@ -29,7 +29,8 @@ from decimal import Decimal
 from . import _language, _validate
 from ._language import N_, _
 
-__all__ = ["number", "percent", "points", "interval", "counted", "money", "day", "fmt",
+__all__ = ["number", "percent", "points", "interval", "counted", "seeded", "money", "day",
+           "fmt",
            "glued_text", "yes_no",
            "said", "words_for", "known_identifiers", "NOT_A_NUMBER", "NOTHING", "MINUS"]
 
@@ -185,6 +186,31 @@ def counted(n, *forms: str, format_spec: str | None = None) -> str:
         raise ValueError(f"forms must be the English singular and plural, or the "
                          f"{wanted} plural forms of the current language, got {forms!r}")
     return f"{written} {noun}"
+
+
+def seeded(values, *forms: str, format_spec: str = ",.0f", minimum=0.0) -> str:
+    """The first of a few seeded draws of one quantity (one simulated day's waiting, a
+    count), with its noun's ``forms`` as :func:`counted` takes them, then the 95%
+    interval of the draws' mean (Student's t, :func:`reliability.stats.mean_interval`,
+    cut at ``minimum``; None: not cut), written by :func:`interval`: a page shows a
+    seeded day's number with the interval of several such days, never bare. ``values``
+    is a list or tuple of at least two finite numbers, the first the day shown.
+
+    >>> seeded([29.4, 28.7, 30.4, 28.7], "worker-hour", "worker-hours", format_spec=".1f")
+    '29.4 worker-hours [28.0, 30.6]'
+    >>> seeded([360, 360, 360, 360], "call", "calls")   # four days that agree
+    '360 calls [360, 360]'
+    """
+    from .stats import mean_interval
+
+    values = [_validate.real(f"values[{i}]", v) for i, v in enumerate(
+        _validate.sequence("values", values, minimum=2))]
+    format_spec = _validate.text("format_spec", format_spec)
+    minimum = None if minimum is None else _validate.real("minimum", minimum)
+    low, high = mean_interval(values, minimum=minimum)
+    first = (counted(values[0], *forms, format_spec=format_spec) if forms
+             else fmt(values[0], format_spec))
+    return f"{first} {interval(low, high, format_spec)}"
 
 
 def glued_text(text: str, format_spec: str = "") -> str:

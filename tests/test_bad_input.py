@@ -751,6 +751,9 @@ REGISTRY = {
         value=datetime.date(2026, 11, 3))),
     "reliability.numbers.fmt": Entry(lambda: numbers_module.fmt, dict(
         value=0.5, format_spec=".1%"), anything=("value",), ok=dict(format_spec=[None])),
+    "reliability.numbers.seeded": Entry(lambda: numbers_module.seeded, dict(
+        values=[29.4, 28.7, 30.4, 28.7], format_spec=".1f", minimum=0.0),
+        ok=dict(minimum=[None])),
     "reliability.numbers.glued_text": Entry(lambda: numbers_module.glued_text, dict(
         text="0.5", format_spec=".1%")),
     "reliability.numbers.yes_no": Entry(lambda: numbers_module.yes_no, dict(flag=True)),
@@ -761,6 +764,11 @@ REGISTRY = {
     "reliability.notebook.glue.glued": Entry(lambda: notebook.glued, dict(value=0.5),
                                         anything=("value",)),
     "reliability.notebook.glue.glue_values": Entry(lambda: notebook.glue_values, {}),
+    "reliability.notebook.glue.Sampled": Entry(lambda: notebook.Sampled, dict(
+        value=0.082, low=0.074, high=0.091)),
+    "reliability.notebook.glue.expanded": Entry(
+        lambda: __import__("reliability.notebook.glue", fromlist=["expanded"]).expanded,
+        dict(values={"ch7_cut": notebook.Sampled(0.082, 0.074, 0.091)})),
     "reliability.notebook.style.percent_axis": Entry(lambda: notebook.percent_axis,
                                                dict(axis=_AX.yaxis)),
     "reliability.notebook.style.fit_text": Entry(lambda: notebook.fit_text,

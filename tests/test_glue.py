@@ -16,6 +16,7 @@ from bookbuild import launch_notebooks
 from bookbuild.run import chapters
 from reliability import notebook
 from reliability.notebook import GLUE_DIGITS, glued
+from reliability.notebook.glue import expanded
 from reliability.numbers import glued_text
 
 CHAPTERS = chapters()
@@ -83,8 +84,9 @@ def _run_in_process(path):
     namespace = {"__name__": "__chapter__"}
     printed, glued_text = {}, {}
 
-    def capture(**values):
-        glued_text.update({name: repr(glued(value)) for name, value in values.items()})
+    def capture(**values):   # a Sampled value glues its number and its two bounds
+        glued_text.update({name: repr(glued(value))
+                           for name, value in expanded(values).items()})
 
     original = notebook.glue_values
     notebook.glue_values = capture

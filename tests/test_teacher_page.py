@@ -233,6 +233,9 @@ def _expected(key: str, spec: str | None) -> str:
     number = int(re.match(r"ch(\d+)_", key)[1])
     path = next(p for p in CHAPTERS if teacher_page.chapter_number(p) == number)
     glued = teacher_page.glued_values(nbformat.read(str(path), as_version=4))
+    if key.endswith("_ci") and key not in glued:   # a sampled number's 95% interval
+        low, high = (float(glued[key[:-3] + end]) for end in ("_low", "_high"))
+        return f"[{format(low, spec)}, {format(high, spec)}]"
     value = glued[key]
     spec, *forms = (spec or "").split("|")
     if spec:
@@ -306,3 +309,39 @@ def test_the_plans_place_the_lessons_ideas_and_link_lessons_13_to_15():
     for lesson in (13, 14, 15):
         assert f"**Lesson {lesson}" in ties
     assert len(SECTION_LINK.findall(ties)) >= 3
+
+
+# --- a sampled number stands with its interval (issue 41) -----------------------------------
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_sampled_number_in_the_plans_stands_with_its_interval(language):
+    """A number its chapter glues as sampled (``reliability.notebook.Sampled``: a
+    seeded simulation's) is followed in every block, in both editions, by its interval's
+    slot; the guide once said "11.1% of tasks hit it" and "29.4 worker-hours" bare."""
+    from bookbuild.catalogs import translator
+
+    _ = translator(language, "teacher_page")
+    sampled = teacher_page.sampled_numbers()
+    assert {"ch5_resumed", "ch7_hit", "ch8_wait_without", "ch8_calls_with",
+            "ch8_rules_after"} <= sampled
+    bare = [(name, field, slot) for name, idea in teacher_page.IDEAS.items()
+            for field in ("objective", "points", "question", "answer")
+            for slot in teacher_page.bare_sampled(_(getattr(idea, field)), sampled)]
+    assert not bare, f"sampled numbers without their interval ({language}): {bare}"
+
+
+def test_a_bare_sampled_number_stops_the_plan_and_an_interval_reads_as_the_book_writes():
+    said = "With a limit of [[ch7_limit:d|step|steps]], [[ch7_hit:.1%]] of tasks hit it."
+    assert teacher_page.bare_sampled(said, {"ch7_hit"}) == ["[[ch7_hit:.1%]]"]
+    fixed = said.replace("[[ch7_hit:.1%]]", "[[ch7_hit:.1%]] [[ch7_hit_ci:.1%]]")
+    assert teacher_page.bare_sampled(fixed, {"ch7_hit"}) == []
+    numbers = teacher_page.plan_numbers()
+    with pytest.raises(ValueError, match="ch8_up_open"):   # were it sampled, it is bare
+        teacher_page.plan_region("class-2", numbers, sampled={"ch8_up_open"})
+    hit = {7: {"ch7_hit": "0.111", "ch7_hit_low": "0.1017", "ch7_hit_high": "0.1210"}}
+    assert teacher_page.fill_numbers("[[ch7_hit:.1%]] [[ch7_hit_ci:.1%]]", hit) == (
+        "11.1% [10.2%, 12.1%]")
+    assert teacher_page.fill_numbers("[[ch7_hit:.1%]] [[ch7_hit_ci:.1%]]", hit, "ru") == (
+        "11,1% [10,2%; 12,1%]")
+    with pytest.raises(ValueError, match="ch7_cut_low"):
+        teacher_page.fill_numbers("[[ch7_cut_ci:.1%]]", hit)

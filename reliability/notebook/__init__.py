@@ -4,7 +4,8 @@ here (``from reliability.notebook import setup, glue_values, table``):
 - :mod:`.style`: the book's look (:data:`FIGURE_WIDTH_IN`, :data:`PALETTE`,
   :data:`OUTCOME_COLOURS`, :func:`setup`, :func:`percent_axis`, :func:`fit_text`:
   titles wrapped to the figure's width; :func:`legend_below`);
-- :mod:`.glue`: numbers the prose cites (:func:`glue_values`, :func:`glued`);
+- :mod:`.glue`: numbers the prose cites (:func:`glue_values`, :func:`glued`; a sampled
+  one with its interval, :class:`Sampled`);
 - :mod:`.tables`: tables a projector can show (:func:`table`);
 - :mod:`.legibility`: whether a figure reads on a phone (:func:`figure_problems`) and
   the audit of every figure a test run draws;
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 # A chapter's printed lines write their numbers with these (reliability.numbers), in the
 # page's language: imported with setup() and table, they cost the setup cell no line.
-from ..numbers import counted, fmt, interval, percent, points, said, yes_no
+from ..numbers import counted, fmt, interval, percent, points, said, seeded, yes_no
 from .animation import FRAME_COLOURS, FRAME_DPI, MAX_FRAMES, animation_html, scrubber
-from .glue import GLUE_DIGITS, glue_values, glued
+from .glue import GLUE_DIGITS, Sampled, glue_values, glued
 from .legibility import (AUDIT_VARIABLE, FIGURE_COLOURS, MIN_TEXT_PX, PHONE_COLUMN_PX,
                          TEXT_SIZE_KEY, figure_problems)
 from .style import (FIGURE_WIDTH_IN, OUTCOME_COLOURS, PALETTE, TEXT_COLOURS, fit_text,
@@ -32,7 +33,8 @@ from .tables import table
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "GLUE_DIGITS",
            "PHONE_COLUMN_PX", "MIN_TEXT_PX", "AUDIT_VARIABLE", "TEXT_SIZE_KEY",
            "FIGURE_COLOURS", "FRAME_DPI",
-           "FRAME_COLOURS", "MAX_FRAMES", "setup", "glue_values", "glued",
+           "FRAME_COLOURS", "MAX_FRAMES", "setup", "glue_values", "glued", "Sampled",
            "animation_html", "scrubber", "percent_axis", "fit_text", "legend_below", "figure_problems",
            "table",
-           "fmt", "counted", "interval", "percent", "points", "said", "yes_no"]
+           "fmt", "counted", "interval", "percent", "points", "said", "seeded",
+           "yes_no"]

@@ -460,10 +460,14 @@ def plot_dashboard(dash, *, title: str, seed=0, medium: str = "phone"):
         runs=counted(dash.runs, "run", "runs")))
     set_title(ax, _("firings per guardrail"))
     ax.grid(axis="y", visible=False)
-    # pass^k's legend under the panels, where it leaves the panels' spacing even
-    legend_below(ax, *legend)
+    # pass^k's legend under the panels, where it leaves the panels' spacing even; side
+    # by side it is kept out of the layout, which would count it as the right column's
+    # own and push the two columns apart (their titles then ran past the edge)
+    beside = _media.medium(medium).side_by_side
+    legend = legend_below(ax, *legend, ncol=_media.columns(medium, 1))
     fig.suptitle(title)
-    finish(fig)
+    finish(fig, **(_media.legend_room(legend) if beside else {}))
+    legend.set_in_layout(True)   # the saved image's bounds take it in
     return fig
 
 

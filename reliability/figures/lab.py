@@ -18,7 +18,7 @@ from ..stats import wilson_interval
 from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
-from ..i18n import N_, NP_, _, pgettext, translate
+from ..i18n import N_, NP_, _, ngettext, pgettext, translate
 from ..numbers import counted, fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
@@ -627,8 +627,9 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
         names = ((_("error recovery"), "error_recovery", recovery),
                  (_("the submit nudge"), "submit_nudge", nudge))
         on = [name for name, key, flag in names if flag]
-        fired = [_("{name} fired {count:,d} times").format(name=name,
-                                                          count=treated.fired[key])
+        # a count with its noun's form, so the Russian says how many times in words
+        fired = [ngettext("{name} fired {count:,d} time", "{name} fired {count:,d} times",
+                          treated.fired[key]).format(name=name, count=treated.fired[key])
                  for name, key, flag in names if flag]
         joint = _(" and ")
         (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()

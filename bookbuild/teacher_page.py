@@ -416,7 +416,7 @@ IDEAS = {
         N_("Match each failure with the guardrail that meets it, with an interval on "
            "every gap and a null reported as a null."),
         N_("Error recovery adds [[ch9_gap_transient:.1f|percentage point|percentage "
-           "points]] (95% interval [[ch9_gap_transient_low:.1f]] to "
+           "points]] (Newcombe interval [[ch9_gap_transient_low:.1f]] to "
            "[[ch9_gap_transient_high:.1f]]) on injected server errors, the retry nudge "
            "[[ch9_gap_malformed:.1f|percentage point|percentage points]] "
            "([[ch9_gap_malformed_low:.1f]] to [[ch9_gap_malformed_high:.1f]]) on "

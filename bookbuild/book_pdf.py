@@ -301,12 +301,8 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     gives it (an animation cell stores a player, no PNG)."""
     import base64
     import hashlib
-    import importlib
-    import inspect
 
-    import nbformat
-
-    from .slides import figure_call, slide_figures
+    from .slides import slide_figures
 
     wanted: dict[Path, list[int]] = {}
     stored: dict[tuple[Path, int], str] = {}
@@ -315,25 +311,11 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
         path = root / f"{page}.ipynb"
         if not page.startswith("chapters/") or not path.is_file():
             continue
-        for index, cell in enumerate(nbformat.read(str(path), as_version=4).cells):
-            call = figure_call(cell.source) if cell.cell_type == "code" else None
-            if call is None:
-                continue
-            module = importlib.import_module(f"reliability.figures.{call[0]}")
-            if "medium" not in inspect.signature(getattr(module, call[1])).parameters:
-                continue
-            pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
-                    if "image/png" in o.get("data", {})]
-            player = _ANIMATION_PLAYER.search("".join(
-                "".join(o["data"]["text/html"]) for o in cell.get("outputs", [])
-                if "text/html" in o.get("data", {})))
-            if len(pngs) == 1:
-                png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
+        for index, png, player in _printed_figures(path):
+            if png is not None:
                 stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
-            elif player is not None:   # an animation: its last frame, drawn for paper
-                players[path, index] = ANIMATION_FRAME.format(player.group(1))
-            else:
-                continue
+            else:   # an animation: its last frame, drawn for paper
+                players[path, index] = ANIMATION_FRAME.format(player)
             wanted.setdefault(path, []).append(index)
     site = {hashlib.sha256(image.read_bytes()).hexdigest(): image.name
             for image in (html / "_images").glob("*.png")}
@@ -341,6 +323,44 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     return ({site[digest]: drawn[key] for key, digest in stored.items()
              if digest in site}
             | {name: drawn[key] for key, name in players.items()})
+
+
+def printed_figure_cells(path: Path) -> list[int]:
+    """The figure cells of the chapter at ``path`` that the PDF draws again for the
+    page (:func:`page_figures`): what tests/test_slides.py audits at the page's width."""
+    return [index for index, _png, _player in _printed_figures(path)]
+
+
+def _printed_figures(path: Path) -> list[tuple[int, str | None, str | None]]:
+    """Each figure cell of the chapter at ``path`` the PDF prints drawn for the page:
+    one call of a figure function that takes ``medium``, with its stored PNG (base64),
+    or an animation's player id, as (index, png, None) or (index, None, player)."""
+    import importlib
+    import inspect
+
+    import nbformat
+
+    from .slides import figure_call
+
+    found = []
+    for index, cell in enumerate(nbformat.read(str(path), as_version=4).cells):
+        call = figure_call(cell.source) if cell.cell_type == "code" else None
+        if call is None:
+            continue
+        module = importlib.import_module(f"reliability.figures.{call[0]}")
+        if "medium" not in inspect.signature(getattr(module, call[1])).parameters:
+            continue
+        pngs = [o["data"]["image/png"] for o in cell.get("outputs", [])
+                if "image/png" in o.get("data", {})]
+        player = _ANIMATION_PLAYER.search("".join(
+            "".join(o["data"]["text/html"]) for o in cell.get("outputs", [])
+            if "text/html" in o.get("data", {})))
+        if len(pngs) == 1:
+            png = "".join(pngs[0]) if isinstance(pngs[0], list) else pngs[0]
+            found.append((index, png, None))
+        elif player is not None:
+            found.append((index, None, player.group(1)))
+    return found
 
 
 #: An animation's player in a chapter's stored output (matplotlib's jshtml, its id made

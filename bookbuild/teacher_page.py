@@ -432,11 +432,13 @@ IDEAS = {
         N_("The ablation lab"),
         N_("Match each failure with the guardrail that meets it, with an interval on "
            "every gap and a null reported as a null."),
-        N_("Error recovery adds [[ch9_gap_transient:.0f|percentage point|percentage "
-           "points]] on injected server errors, the retry nudge "
-           "[[ch9_gap_malformed:.0f|percentage point|percentage points]] on malformed "
-           "calls; the mismatched guardrails give [[ch9_nulls:d|null|nulls]] out of "
-           "four, reported as nulls."),
+        N_("Error recovery adds [[ch9_gap_transient:.1f|percentage point|percentage "
+           "points]] (Newcombe interval [[ch9_gap_transient_low:.1f]] to "
+           "[[ch9_gap_transient_high:.1f]]) on injected server errors, the retry nudge "
+           "[[ch9_gap_malformed:.1f|percentage point|percentage points]] "
+           "([[ch9_gap_malformed_low:.1f]] to [[ch9_gap_malformed_high:.1f]]) on "
+           "malformed calls, in the lab's model; the mismatched guardrails give "
+           "[[ch9_nulls:d|null|nulls]] out of four, reported as nulls."),
         N_("Error recovery (retrying a failed call) against a model that sends "
            "malformed calls: what gap do you expect?"),
         N_("None worth naming: a wrong guardrail gives a null, and the lab reports it "
@@ -524,8 +526,9 @@ CLAIMS = {
         ("the loss is paid in the prompt more than in the decoder",
          lambda v: v("ch6_share_prompt") > v("ch6_share_decoder"))),
     "lab": (
-        ("each matched guardrail adds, every mismatched one gives a null",
-         lambda v: v("ch9_gap_transient") > 0 and v("ch9_gap_malformed") > 0
+        ("each matched guardrail adds (its interval excludes zero), every mismatched "
+         "one gives a null",
+         lambda v: v("ch9_gap_transient_low") > 0 and v("ch9_gap_malformed_low") > 0
          and v("ch9_nulls") == 4),),
 }
 

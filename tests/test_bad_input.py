@@ -828,6 +828,8 @@ REGISTRY = {
         concurrency=1, post=_POST, progress=None), ok={"arms": [None], "post": [None], "progress": [None]}),
     "reliability.lab.measure.summary": Entry(lambda: measure.summary, dict(
         records=_TRIAL_RECORDS, confidence=0.95)),
+    "reliability.lab.measure.in_brief": Entry(lambda: measure.in_brief, dict(
+        records=_TRIAL_RECORDS, confidence=0.95)),
     "reliability.lab.measure.measure_form": Entry(lambda: measure.measure_form, dict(
         endpoint=measure.Endpoint("http://x.invalid/v1", "m"), path=_CALLS, calls=1,
         temperature=0.7, seed=0, max_tokens=64, timeout=5.0, post=_POST, progress=None),

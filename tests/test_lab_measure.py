@@ -357,3 +357,22 @@ def test_the_stored_table_gives_the_summary_the_run_printed(endpoint, tmp_path):
         assert table["command"].str.startswith("python -m reliability.lab.measure").all()
     with pytest.raises(ValueError, match="records must come from one run"):
         m.stored_rows(trials + [dict(trials[0], temperature=0.1)])
+
+
+def test_in_brief_says_a_run_with_no_success_once_with_the_interval_it_leaves():
+    """Chapter 9 printed seven arms' "0 of 6 succeeded" and four identical null gaps
+    (issue 41): with no success anywhere and equal trials an arm, one sentence says it,
+    with what a 0 of N can still hide; any success brings the arm-by-arm lines back."""
+    from reliability.datasets import load
+
+    records = m.stored_records(load("smollm2_lab"))
+    brief = m.in_brief(records)
+    assert brief[0] == m.summary(records)[0] and len(brief) == 2
+    assert brief[1].startswith("No arm succeeded in any of its 6 trials (42 in all;")
+    assert "0 of 6 is 0.0% [0.0%, 39.0%] (95% Wilson interval)" in brief[1]
+    assert "Every gap is +0.0 pp [−39.0, +39.0] (95% Newcombe interval), a null" in brief[1]
+    with language("ru"):
+        ru = m.in_brief(records)[1]
+    assert "0 из 6" in ru and "[0,0%; 39,0%]" in ru and "нулевой результат" in ru
+    one_passed = [dict(records[0], passed=True, outcome="pass")] + records[1:]
+    assert m.in_brief(one_passed) == m.summary(one_passed)

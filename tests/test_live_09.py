@@ -7,6 +7,8 @@ tests/test_live_contract.py."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -96,3 +98,20 @@ def test_chapter_9_sentence_states_the_package_numbers(explorer, fault, recovery
             f"{signed(gap.low)} to {signed(gap.high)}): a {gap.verdict}.") in text
     if recovery:
         assert f"error recovery fired {treated.fired['error_recovery']:,d} times" in text
+
+
+def test_chapter_9_russian_sentence_reads_as_russian():
+    """The Russian sentence once ended «(…от +32,2 до +45,9): результат.» and said
+    «восстановление после ошибок — срабатываний: 643», a bare counter: the count now
+    takes its noun's form and the verdict closes a clause (issue 41)."""
+    from reliability.i18n import language
+
+    with language("ru"):
+        small = figs.live_fault_rate(runs=20, seed=SEED, max_turns=TURNS, fault_rate=0.6)
+        texts = [small.sentence(fault=f, recovery=r, nudge=n)
+                 for f in (0.0, 0.6) for r in (0, 1) for n in (0, 1)]
+    for text in texts:
+        assert "срабатываний:" not in text and "): " not in text, text
+        assert text.endswith(("и это результат.", "и это нулевой результат.")), text
+    fired = [t for t in texts if "механизм «восстановление после ошибок» сработал" in t]
+    assert fired and all(re.search(r"сработал \d+ раза?\b", t) for t in fired), fired

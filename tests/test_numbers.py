@@ -337,6 +337,34 @@ def test_a_russian_figures_ticks_use_the_decimal_comma():
     assert any(t.endswith("%") for t in russian)
 
 
+_WHOLE_TICKS = ["0%", "20%", "40%", "60%", "80%", "100%"]
+
+
+@pytest.mark.parametrize("language, quarter", [
+    ("en", ["0.0%", "2.5%", "5.0%", "7.5%", "10.0%"]),
+    ("ru", ["0,0%", "2,5%", "5,0%", "7,5%", "10,0%"])])
+def test_a_percent_axis_tick_shows_the_value_it_marks(language, quarter):
+    """Ticks 2.5 points apart read 2.5% and 7.5%, not "2%" and "8%" (chapter 9's
+    dashboard, issue 41); ticks 20 points apart stay whole, in both languages."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    try:
+        notebook.setup(language=language)
+        fig, ax = plt.subplots()
+        ax.set(xlim=(0, 0.1), ylim=(0, 1))
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        notebook.percent_axis(ax.xaxis)
+        notebook.percent_axis(ax.yaxis)
+        fig.canvas.draw()
+        shown = ([t.get_text() for t in ax.get_xticklabels()],
+                 [t.get_text() for t in ax.get_yticklabels()])
+        plt.close(fig)
+    finally:
+        notebook.setup()
+    assert shown == (quarter, _WHOLE_TICKS)
+
+
 def test_an_amount_of_money_keeps_decimals_exact_rounding():
     from decimal import Decimal
 

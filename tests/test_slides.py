@@ -526,6 +526,48 @@ def test_every_key_figure_reads_on_its_slide(language, name):
                        "hard to read:\n" + "\n".join(found))
 
 
+def _printed_chapters():
+    for language in EDITIONS:
+        folder = ROOT / ("chapters" if language == "en" else "ru/chapters")
+        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+            yield pytest.param(path, id=f"{language}-{path.stem}")
+
+
+@pytest.mark.parametrize("path", list(_printed_chapters()))
+def test_every_figure_the_pdf_prints_reads_on_the_page(path):
+    """Each figure the book's PDF draws again for the page (bookbuild.book_pdf's
+    ``page_figures``: the chapter's own call with ``medium="page"``) passes the
+    legibility audit at the width the sheet prints it: chapter 9's Russian dashboard,
+    drawn for the page, ran its right column's title and x label 4 and 7 px past the
+    figure's edge, and the build only warned (issue 41)."""
+    from bookbuild import slides
+    from bookbuild.book_pdf import printed_figure_cells
+
+    indices = printed_figure_cells(path)
+    found = slides.audit_for_medium(path, indices, "page") if indices else {}
+    bad = {index: problems for index, problems in found.items() if problems}
+    assert not bad, (f"{path.parent.name}/{path.name}: figures hard to read on the "
+                     "printed page:\n" + "\n".join(f"cell {index}: {problems}"
+                                                     for index, problems in bad.items()))
+
+
+def test_the_page_audit_finds_text_past_the_figures_edge():
+    """The check above can fail: a label wider than a page figure's right column."""
+    import matplotlib.pyplot as plt
+
+    from bookbuild.slides import legibility_problems
+    from reliability.figures import _media
+
+    fig, axes = plt.subplots(1, 2, figsize=(_media.PAGE_WIDTH_IN, 4))
+    axes[1].set_xlabel("a label much too long for the right-hand panel of a page figure")
+    fig.tight_layout()
+    try:
+        found = legibility_problems(fig, "page")
+    finally:
+        plt.close(fig)
+    assert any("past the figure's right edge" in problem for problem in found), found
+
+
 def test_drawing_a_russian_chapter_leaves_the_language_as_it_was():
     """The deck builder runs a chapter's code in its own process, and a Russian chapter's
     setup() switches the package to Russian: the language is put back after, so nothing

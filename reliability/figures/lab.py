@@ -18,7 +18,7 @@ from ..stats import wilson_interval
 from . import _checks, _media
 from ._layout import finish, legend_below, title as set_title, wrap
 from ..live import nearest
-from ..i18n import N_, NP_, _, pgettext, translate
+from ..i18n import N_, NP_, _, ngettext, pgettext, translate
 from ..numbers import counted, fmt, interval
 
 __all__ = ["ladder_table", "plot_ladder", "composition", "plot_blind_spot",
@@ -460,10 +460,14 @@ def plot_dashboard(dash, *, title: str, seed=0, medium: str = "phone"):
         runs=counted(dash.runs, "run", "runs")))
     set_title(ax, _("firings per guardrail"))
     ax.grid(axis="y", visible=False)
-    # pass^k's legend under the panels, where it leaves the panels' spacing even
-    legend_below(ax, *legend)
+    # pass^k's legend under the panels, where it leaves the panels' spacing even; side
+    # by side it is kept out of the layout, which would count it as the right column's
+    # own and push the two columns apart (their titles then ran past the edge)
+    beside = _media.medium(medium).side_by_side
+    legend = legend_below(ax, *legend, ncol=_media.columns(medium, 1))
     fig.suptitle(title)
-    finish(fig)
+    finish(fig, **(_media.legend_room(legend) if beside else {}))
+    legend.set_in_layout(True)   # the saved image's bounds take it in
     return fig
 
 
@@ -623,8 +627,9 @@ def live_fault_rate(*, runs: int, seed: int, max_turns: int = 6, fault_rate: flo
         names = ((_("error recovery"), "error_recovery", recovery),
                  (_("the submit nudge"), "submit_nudge", nudge))
         on = [name for name, key, flag in names if flag]
-        fired = [_("{name} fired {count:,d} times").format(name=name,
-                                                          count=treated.fired[key])
+        # a count with its noun's form, so the Russian says how many times in words
+        fired = [ngettext("{name} fired {count:,d} time", "{name} fired {count:,d} times",
+                          treated.fired[key]).format(name=name, count=treated.fired[key])
                  for name, key, flag in names if flag]
         joint = _(" and ")
         (b_low, b_high), (t_low, t_high) = base.interval(), treated.interval()

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ..i18n import N_, _, language, pgettext, translate
+from ..i18n import N_, _, language, ngettext, pgettext, translate
 from ..numbers import interval, number, percent, said, words_for
 from ..stats import newcombe_interval, wilson_interval
 from .agent import run_episode
@@ -55,6 +55,7 @@ from .guardrails import Guardrails
 from .task import Task
 
 __all__ = ["ARMS", "Arm", "Endpoint", "FORM_ARMS", "measure", "measure_form", "summary",
+           "in_brief",
            "form_summary", "stored_rows", "stored_records", "REASONS"]
 
 #: The environment's endpoint: base URL (``.../v1``), model name and key.
@@ -414,6 +415,41 @@ def summary(records, *, confidence: float = 0.95) -> list[str]:
         lines.append(_("No gap's interval excludes zero: at these trial counts the arms "
                        "cannot be told apart."))
     return lines
+
+
+def in_brief(records, *, confidence: float = 0.95) -> list[str]:
+    """:func:`summary` said once where all its lines would say the same thing: when
+    every arm ran the same number of trials and none succeeded in any, the settings line
+    and one sentence (the trials and how they ended, the Wilson interval a 0 of N still
+    leaves open, the one Newcombe interval every gap then has and the gate's verdict);
+    otherwise :func:`summary`'s lines, one an arm and one a gap."""
+    lines = summary(records, confidence=confidence)
+    shown = [r for r in records if r["arm"] in ARMS]
+    per_arm = Counter(r["arm"] for r in shown)
+    sizes = set(per_arm.values())
+    if any(bool(r["passed"]) for r in shown) or len(sizes) != 1:
+        return lines
+    n = sizes.pop()
+    low, high = wilson_interval(0, n, confidence)
+    g_low, g_high = newcombe_interval(0, n, 0, n, confidence)
+    ends = Counter(r["reason"] if r["outcome"] == "error" else r["outcome"] for r in shown)
+    how = "; ".join(f"{said(reason)} ({number(c)})" for reason, c in ends.most_common())
+    verdict = _("a null") if g_low <= 0 <= g_high else _("a result")
+    level = percent(confidence, 0)
+    return [lines[0], ngettext(
+        "No arm succeeded in any of its {n:,d} trial ({total:,d} in all; failed: {how}). "
+        "0 of {n:,d} is {rate} {interval} ({level} Wilson interval): a success rate as "
+        "high as {high} could still give that count. Every gap is {gap} pp {gaps} "
+        "({level} Newcombe interval), {verdict}: at these trial counts the arms cannot "
+        "be told apart.",
+        "No arm succeeded in any of its {n:,d} trials ({total:,d} in all; failed: {how}). "
+        "0 of {n:,d} is {rate} {interval} ({level} Wilson interval): a success rate as "
+        "high as {high} could still give that count. Every gap is {gap} pp {gaps} "
+        "({level} Newcombe interval), {verdict}: at these trial counts the arms cannot "
+        "be told apart.", n).format(
+            n=n, total=len(shown), how=how, rate=percent(0.0), interval=interval(low, high),
+            level=level, high=percent(high), gap=number(0.0, 1, sign=True),
+            gaps=interval(100 * g_low, 100 * g_high, "+.1f"), verdict=verdict)]
 
 
 # --- form against content: the same calls with and without the decoder's grammar ---------

@@ -10,6 +10,7 @@ import contextlib
 import os
 
 import matplotlib as mpl
+from matplotlib.ticker import Formatter
 
 from .. import _validate, i18n
 from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, RETINA_SCALE,
@@ -157,14 +158,46 @@ def _remember_text_layout() -> None:
 
 
 def percent_axis(axis) -> None:
-    """Label an axis (``ax.xaxis`` or ``ax.yaxis``) holding shares as whole percentages."""
+    """Label an axis (``ax.xaxis`` or ``ax.yaxis``) holding shares as percentages, each
+    tick with as many decimals as the ticks' spacing needs (``0%, 20%, 40%``, but
+    ``0.0%, 2.5%, 5.0%``: rounded to whole percents, ticks 2.5 points apart read "2%"
+    and "8%"), in the page's language («2,5%»)."""
     from matplotlib.axis import Axis
-    from matplotlib.ticker import FuncFormatter
 
     _validate.instance("axis", axis, Axis)
-    from ..numbers import fmt
+    axis.set_major_formatter(_PercentFormatter())
 
-    axis.set_major_formatter(FuncFormatter(lambda value, _: fmt(value, ".0%")))
+
+#: The most decimals a percentage tick is given (ticks 0.001 points apart).
+_PERCENT_DIGITS = 3
+
+
+def _percent_digits(shares) -> int:
+    """The fewest decimals that write every one of ``shares`` (as a percentage) exactly,
+    or, if none up to :data:`_PERCENT_DIGITS` does, the fewest that tell them apart."""
+    import numpy as np
+
+    points = np.asarray([100 * float(v) for v in shares if np.isfinite(v)])
+    if points.size == 0:
+        return 0
+    for digits in range(_PERCENT_DIGITS + 1):
+        if np.all(np.abs(points - np.round(points, digits)) < 1e-6):
+            return digits
+    for digits in range(_PERCENT_DIGITS + 1):
+        if len(set(np.round(points, digits))) == len(set(points)):
+            return digits
+    return _PERCENT_DIGITS
+
+
+class _PercentFormatter(Formatter):
+    """Shares as percentages with the decimals the axis's ticks need together
+    (matplotlib hands a formatter every tick's value first, ``set_locs``)."""
+
+    def __call__(self, value, pos=None):
+        from ..numbers import fmt
+
+        digits = _percent_digits(self.locs if len(self.locs) else [value])
+        return fmt(value, f".{digits}%")
 
 
 def fit_text(fig, *, pad_px: float = 3.0):

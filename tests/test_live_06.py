@@ -45,7 +45,7 @@ def test_it_starts_at_the_chapters_setting(explorer):
                                         decoder_tax=DECODER, reformat_fidelity=FIDELITY),
                               runs=RUNS, seed=SEED)
     closed, rate, low, high = table["constrained"]["right"]
-    assert (f"constrained decoding is right {closed:.1%} ({RUNS:,d} simulated replies: "
+    assert (f"constrained decoding is right {closed:.1%} (simulated, n = {RUNS:,d}: "
             f"{rate:.1%}, 95% Wilson interval {low:.1%} to {high:.1%})"
             in explorer.sentence())
     closed, rate, low, high = table["two_turn"]["right"]

@@ -541,7 +541,7 @@ def live_cure(*, runs: int, seed: int, free_accuracy: float, prompt_tax: float,
         words=Words(_("Model: free text is right {a0:.1%} of the time. With a prompt tax "
                       "of {{prompt_tax}} pp and a decoder tax of {t_g:.1f} pp, constrained "
                       "decoding is right {{grammar_closed}} "
-                      "({runs:,d} simulated replies: {{grammar_rate}}, 95% Wilson "
+                      "(simulated, n = {runs:,d}: {{grammar_rate}}, 95% Wilson "
                       "interval {{grammar_low}} to {{grammar_high}}); solving in free text "
                       "and reformatting with fidelity {{fidelity}} is right {{cure_closed}} "
                       "({{cure_rate}}, {{cure_low}} to {{cure_high}}). The cure minus "

@@ -115,3 +115,34 @@ def test_chapter_9_russian_sentence_reads_as_russian():
         assert text.endswith(("и это результат.", "и это нулевой результат.")), text
     fired = [t for t in texts if "механизм «восстановление после ошибок» сработал" in t]
     assert fired and all(re.search(r"сработал \d+ раза?\b", t) for t in fired), fired
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_kernel_explorer_draws_with_every_switch_off(language):
+    """The launch notebook's explorer (its ``explore``, as the chapter defines it) with
+    all four guardrails off: the guarded arm is then the baseline, and the dict of arms
+    holds one entry, which a two-arm comparison once failed on with a TypeError after a
+    student unticked the last box in JupyterLab."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bookbuild.run import ROOT
+    from reliability import i18n
+
+    folder = ROOT / ("ru/chapters" if language == "ru" else "chapters")
+    cells = json.loads((folder / "09_ablation_lab.ipynb").read_text())["cells"]
+    source = next("".join(c["source"]) for c in cells
+                  if "def explore(" in "".join(c["source"]))
+    namespace = {"lab": lab, "fig_lab": figs, "plt": plt, "max_turns": 6, "runs": 40,
+                 "seed": 1}
+    with i18n.language(language):
+        exec(compile(source, "explore", "exec"), namespace)
+        namespace["explore"](error_recovery=False, retry_nudge=False, submit_nudge=False,
+                             validation=False)
+        title = plt.gcf().axes[0].get_title()
+    plt.close("all")
+    assert "+0" in title or "+0,0" in title, title

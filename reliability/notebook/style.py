@@ -193,10 +193,16 @@ class _PercentFormatter(Formatter):
     """Shares as percentages with the decimals the axis's ticks need together
     (matplotlib hands a formatter every tick's value first, ``set_locs``)."""
 
+    _ticks: tuple = ()
+
+    def set_locs(self, locs):
+        # kept here: Formatter.locs is deprecated from matplotlib 3.11
+        self._ticks = tuple(locs)
+
     def __call__(self, value, pos=None):
         from ..numbers import fmt
 
-        digits = _percent_digits(self.locs if len(self.locs) else [value])
+        digits = _percent_digits(self._ticks or [value])
         return fmt(value, f".{digits}%")
 
 

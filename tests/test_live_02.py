@@ -71,7 +71,7 @@ def test_the_sentence_states_the_packages_numbers(explorer, error, silent, attem
     sim = wf.simulate(runs=RUNS, seed=SEED + attempts - 1)
     low, high = sim.interval(0.95)
     assert f"A = {attempts} as its limit" in text
-    assert f"fail visibly {error:.1%} and silently {silent:.0%}" in text
+    assert f"fail visibly {error:.1%} and silently {silent:.1%}" in text
     assert f"succeeds {wf.success():.1%} of the time" in text
     assert f"spends {wf.expected_attempts():.2f} attempts" in text
     assert f"give {sim.rate:.1%} (95% Wilson interval {low:.1%} to {high:.1%})" in text

@@ -75,6 +75,6 @@ def test_the_sentence_states_the_packages_numbers(explorer, recall, false_reject
     assert f"A = {attempts} as the limit" in text
     assert f"succeeds {wf.success():.1%} of the time" in text
     assert numbers.fmt(100 * (wf.success() - alone.success()), "+.1f") + " pp" in text
-    assert f"against {alone.success():.1%} with retries alone" in text
+    assert f"against {alone.success():.1%} without a verifier" in text
     assert f"at {wf.expected_attempts():.2f} attempts per run" in text
     assert f"give {sim.rate:.1%} (95% Wilson interval {low:.1%} to {high:.1%})" in text

@@ -340,7 +340,7 @@ def live_retries(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
     return Explorer(
         name="ch2-retries",
         controls=(Control("error", _("visible error e"), LIVE_ERRORS, error, ".1%"),
-                  Control("silent", _("silent error w"), LIVE_SILENT, silent, ".0%"),
+                  Control("silent", _("silent error w"), LIVE_SILENT, silent, ".1%"),
                   Control("attempts", _("attempts per step A"), LIVE_ATTEMPTS, attempts,
                           "d")),
         series=(

@@ -484,7 +484,7 @@ def live_verifier(*, runs: int, seed: int, steps: int = 10, error: float = 0.05,
                                  "rejection "
                       "{false_reject}, and A = {attempts} as the limit of attempts per "
                       "step, a {steps:,d}-step run succeeds {closed} of the time, {lift} pp "
-                      "against {alone} with retries alone, at {cost} attempts per run; "
+                      "against {alone} without a verifier, at {cost} attempts per run; "
                       "{runs:,d} simulated runs give {rate} (95% Wilson interval {low} "
                       "to {high})."), steps=steps, runs=runs),
                     words, depends=("recall",) + both),

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _validate
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 
 __all__ = ["RefundRequest", "Records", "Verdict", "RuleViolation", "VAGUE_FEEDBACK",
            "parse_refund", "rule_violations", "check_business_rules", "validate_refund"]
@@ -229,12 +229,16 @@ def rule_violations(refund: RefundRequest, records: Records) -> tuple:
                                             earliest=_day(earliest),
                                             today=_day(records.today)))
     elif age > records.appeal_days:
-        problems.append(_("the charge on {day} is {age} days old; refunds are allowed up "
-                          "to {appeal_days} days after the charge, i.e. charges from "
-                          "{earliest} to {today}").format(
-                              day=_day(refund.charged_on), age=age,
-                              appeal_days=records.appeal_days, earliest=_day(earliest),
-                              today=_day(records.today)))
+        # the whole sentence takes the count's form: Russian verbs agree with it
+        # («прошёл 121 день», «прошло 125 дней»)
+        problems.append(ngettext(
+            "the charge on {day} is {age} day old; refunds are allowed up to "
+            "{appeal_days} days after the charge, i.e. charges from {earliest} to {today}",
+            "the charge on {day} is {age} days old; refunds are allowed up to "
+            "{appeal_days} days after the charge, i.e. charges from {earliest} to {today}",
+            age).format(day=_day(refund.charged_on), age=age,
+                        appeal_days=records.appeal_days, earliest=_day(earliest),
+                        today=_day(records.today)))
     return tuple(problems)
 
 

@@ -95,6 +95,20 @@ def test_the_appeal_window_gives_its_allowed_dates():
         f"days after the charge, i.e. charges from 2026-09-03 to 2026-12-02",)
 
 
+@pytest.mark.parametrize("days, said", [(121, "прошёл 121 день"), (122, "прошло 122 дня"),
+                                        (125, "прошло 125 дней"), (111, "прошло 111 дней")])
+def test_the_russian_age_of_a_charge_agrees_with_its_count(days, said):
+    # the reviewer met «прошло 121 дн.» (issue 41): the sentence takes the count's form
+    from reliability import i18n
+
+    old = date(2026, 12, 2) - timedelta(days=days)
+    records = Records(customer_accounts={ACCOUNT}, fees={(ACCOUNT, old): 900},
+                      today=date(2026, 12, 2))
+    with i18n.language("ru"):
+        (problem,) = validate_refund(answer(charged_on=old.isoformat()), records).problems
+    assert said in problem and "дн.;" not in problem
+
+
 @pytest.mark.parametrize("age, accepted", [(0, True), (90, True), (91, False)])
 def test_the_appeal_window_includes_its_last_day(age, accepted):
     today = date(2026, 12, 2)

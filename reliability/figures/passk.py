@@ -105,7 +105,7 @@ def plot_curves(result, mix=None, *, title: str, medium: str = "phone"):
             ("pass^k", result.pass_hat, result.pass_hat_low, result.pass_hat_high,
              PALETTE["blue"])):
         ax.errorbar(k, point, yerr=[point - low, high - point], fmt="o", capsize=3,
-                    color=colour, label=_("{name}, measured, {confidence:.0%} interval")
+                    color=colour, label=_("{name}, simulated, {confidence:.0%} interval")
                     .format(name=name, confidence=result.confidence))
         if mix is not None:
             closed = mix.pass_at(k) if name == "pass@k" else mix.pass_hat(k)
@@ -344,7 +344,7 @@ def live_mixes(*, cases: int, runs: int, seed: int, pass1: float = 0.6,
                    depends=("pass1", "s"), dashed=True),
             Series(_("pass^k if every task were alike"), lambda pass1: {
                 "x": ks, "y": pass1 ** ks}, depends=("pass1",), colour="grey"),
-            Series(_("pass^k measured, {cases} x {runs}, 95% bootstrap interval").format(
+            Series(_("pass^k simulated, {cases} x {runs}, 95% bootstrap interval").format(
                        cases=counted(cases, "case", "cases"),
                        runs=counted(runs, "run", "runs")),
                    lambda pass1, s: dict(zip(("x", "y", "low", "high"), measured(pass1, s))),

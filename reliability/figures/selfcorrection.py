@@ -46,7 +46,11 @@ _DATA_LABELS = (
     N_("model"), N_("setting"), N_("condition"), N_("metric"), N_("value"),
     N_("confidence"),
     N_("weak base prompt"), N_("weak base prompt + Self-Refine"),
-    N_("fuller initial prompt"), N_("fuller initial prompt + self-correction"))
+    N_("fuller initial prompt"), N_("fuller initial prompt + self-correction"),
+    # who reported a row, as the reference list labels the paper ("et al." is «и др.»);
+    # chapter 10's table reads its "paper" column in that context
+    N_("Madaan et al."), N_("Huang et al."),
+    NP_("paper", "Madaan et al."), NP_("paper", "Huang et al."))
 
 
 def round_table(huang: pd.DataFrame) -> pd.DataFrame:

@@ -75,8 +75,9 @@ def plot_mast(modes, *, title: str, medium: str = "phone"):
         ax.barh(np.arange(len(column)) + 0.62, shares[column], height=0.42,
                 color=[colours[i] for i in column])
         for row, i in enumerate(column):
-            ax.text(0, row + 0.05, wrap(translate(names[i]),
-                                        _media.width(medium) / len(columns) - 0.7),
+            # a column of a slide has room for a longer line than its margin on a phone
+            room = _media.width(medium) / len(columns) - (0.7 if len(columns) == 1 else 0.4)
+            ax.text(0, row + 0.05, wrap(translate(names[i]), room),
                     va="top", ha="left", in_layout=False)
         ax.set_ylim(len(columns[0]) + 0.05, 0)
         ax.set_yticks([])

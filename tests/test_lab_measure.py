@@ -99,17 +99,19 @@ class _Handler(BaseHTTPRequestHandler):
         assert "tools" not in payload or payload["tool_choice"] == "auto"
         assert all(isinstance(m.get("content"), str) for m in payload["messages"]
                    if m["role"] == "assistant")
+        # a request counts as in flight only until its reply starts: counted to the end of
+        # the reply, the client's next request may arrive before this thread counts down
         with self.server.lock:
             self.server.busy += 1
             self.server.most = max(self.server.most, self.server.busy)
         try:
-            self._answer(payload)
+            time.sleep(self.delay)
         finally:
             with self.server.lock:
                 self.server.busy -= 1
+        self._answer(payload)
 
     def _answer(self, payload):
-        time.sleep(self.delay)
         model = payload["model"]
         if "tools" not in payload:  # the form-against-content mode asks for a JSON call
             content = _form_reply(payload)

@@ -307,11 +307,8 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     wanted: dict[Path, list[int]] = {}
     stored: dict[tuple[Path, int], str] = {}
     players: dict[tuple[Path, int], str] = {}
-    for page in pages:
-        path = root / f"{page}.ipynb"
-        if not page.startswith("chapters/") or not path.is_file():
-            continue
-        for index, png, player in _printed_figures(path):
+    for path, printed in _chapters_printed(root, pages).items():
+        for index, png, player in printed:
             if png is not None:
                 stored[path, index] = hashlib.sha256(base64.b64decode(png)).hexdigest()
             else:   # an animation: its last frame, drawn for paper
@@ -323,6 +320,25 @@ def page_figures(html: Path, root: Path, pages: list[str]) -> dict[str, bytes]:
     return ({site[digest]: drawn[key] for key, digest in stored.items()
              if digest in site}
             | {name: drawn[key] for key, name in players.items()})
+
+
+def _chapters_printed(root: Path, pages: list[str]) -> dict[Path, list]:
+    """:func:`_printed_figures` of each chapter among ``pages``, by its path."""
+    found = {}
+    for page in pages:
+        path = root / f"{page}.ipynb"
+        if page.startswith("chapters/") and path.is_file():
+            found[path] = _printed_figures(path)
+    return found
+
+
+def page_figure_cells(root: Path = ROOT) -> dict[Path, list[int]]:
+    """The figure cells :func:`page_figures` draws for the PDF of the edition at
+    ``root``, by chapter path (the build draws them with the decks' figures first,
+    bookbuild/site.py)."""
+    return {path: [index for index, _png, _player in printed]
+            for path, printed in _chapters_printed(root, printed_pages(root)).items()
+            if printed}
 
 
 def printed_figure_cells(path: Path) -> list[int]:

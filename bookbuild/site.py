@@ -121,6 +121,7 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
             english_anchors(html, target)
     if all(result[lang]["returncode"] == 0 for lang in LANGUAGES):
         fast_pages.optimise(html)  # light on a phone: bookbuild/fast_pages.py
+        result["figures"] = draw_figures(pdf=pdf)  # the decks' and the PDFs', together
         result["slides"] = slides.write_decks(html)  # the teacher's reveal.js decks
         result["wheel"] = wheel.publish(html)  # the package for installs without git
     result["seconds_html"] = round(time.monotonic() - started)
@@ -139,6 +140,28 @@ def build(out: Path = ROOT, *, pdf: bool = True) -> dict:
         written.write_text(json.dumps({"inputs": digest, "result": result}))
         written.replace(record)
     return result
+
+
+def draw_figures(*, pdf: bool = True) -> dict:
+    """Draw the figures the decks (a slide's) and the PDFs (a page's) show, both
+    editions, into slides.FIGURE_CACHE, where the decks and the PDFs' printers find
+    them: each chapter runs once for both media, not once for each (slides.media_figures).
+    """
+    from bookbuild import book_pdf
+
+    started = time.monotonic()
+    wanted = {slides.SLIDE_MEDIUM: {}, book_pdf.PAGE_MEDIUM: {}}
+    for language, root in LANGUAGES.items():
+        wanted[slides.SLIDE_MEDIUM].update(slides.deck_figure_cells(slides.DECKS, language))
+        if pdf:
+            wanted[book_pdf.PAGE_MEDIUM].update(book_pdf.page_figure_cells(root))
+    try:
+        drawn = slides.media_figures(wanted)
+    except (ValueError, RuntimeError, OSError) as error:
+        return {"returncode": 1, "log": f"figures: {error}"}
+    count = sum(len(figures) for figures in drawn.values())
+    return {"returncode": 0, "log": f"figures: {count} for the decks and the PDFs, "
+                                    f"{time.monotonic() - started:.0f} s"}
 
 
 _SECTION = re.compile(r'<section id="([^"]+)"[^>]*>')

@@ -267,6 +267,17 @@ def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> No
     """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
     up to the last of ``indices``, each of those figure cells drawing its figure for
     ``medium`` and handing it to ``each(index, fig)``."""
+    _figures_for_media(path, {medium: indices},
+                       lambda unused, index, fig: each(index, fig))
+
+
+def _figures_for_media(path: Path, wanted: dict[str, list[int]], each) -> None:
+    """Run the chapter at ``path`` once (its code cells, at its defaults, in this
+    process) up to the last cell any medium wants; each figure cell in ``wanted[medium]``
+    draws its figure for that medium (once per medium that wants it, in the order of
+    ``wanted``) and hands it to ``each(medium, index, fig)``. A figure cell's call reads
+    the chapter's numbers and draws: drawn twice, it leaves the chapter as drawn once
+    (tests/test_slides.py checks the pictures are those drawn one medium a process)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -276,21 +287,25 @@ def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> No
 
     nb = nbformat.read(str(path), as_version=4)
     namespace = {"__name__": "__main__"}
+    last = max(index for indices in wanted.values() for index in indices)
     # the chapter's setup() sets the package's language and matplotlib's style for the
     # rest of the process: both are put back, so a Russian chapter drawn here leaves the
     # caller (a test, the build) in the language it was in
     with redirect_stdout(io.StringIO()), matplotlib.rc_context(), \
             i18n.language(i18n.get_language()):
-        for index, cell in enumerate(nb.cells[:max(indices) + 1]):
+        for index, cell in enumerate(nb.cells[:last + 1]):
             if cell.cell_type != "code":
                 continue
             source = _source(cell)
-            if index in indices:
-                source = with_medium(source, medium)
-            exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
-            if index in indices:
-                each(index, _drawn_figure(source, namespace))
-            plt.close("all")
+            media = [medium for medium, indices in wanted.items() if index in indices]
+            for medium in media:
+                drawing = with_medium(source, medium)
+                exec(compile(drawing, f"{path.name}, cell {index}", "exec"), namespace)
+                each(medium, index, _drawn_figure(drawing, namespace))
+                plt.close("all")
+            if not media:
+                exec(compile(source, f"{path.name}, cell {index}", "exec"), namespace)
+                plt.close("all")
 
 
 def _drawn_figure(source: str, namespace: dict):
@@ -331,18 +346,28 @@ def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, by
     ``medium``; returns each one's PNG (at twice the pixels, as the book's figures,
     carrying its smallest text's height as they do). A figure that would be hard to
     read is drawn all the same, with a warning (tests/test_slides.py fails on it)."""
+    drawn = draw_for_media(path, {medium: indices})[medium]
+    return {index: png for index, (png, unused) in drawn.items()}
+
+
+def draw_for_media(path: Path, wanted: dict[str, list[int]]
+                   ) -> dict[str, dict[int, tuple[bytes, list[str]]]]:
+    """:func:`draw_for_medium` for several media from one run of the chapter: each
+    figure cell of ``wanted[medium]`` as its PNG and its :func:`legibility_problems`
+    for that medium, by medium and cell index."""
     from IPython.core.pylabtools import print_figure
 
-    drawn = {}
+    drawn: dict[str, dict[int, tuple[bytes, list[str]]]] = {m: {} for m in wanted}
 
-    def save(index, fig):   # saved as the chapter's inline figures are
-        for problem in legibility_problems(fig, medium):
+    def save(medium, index, fig):   # saved as the chapter's inline figures are
+        problems = legibility_problems(fig, medium)
+        for problem in problems:
             print(f"warning: {path.name}, cell {index}, drawn for medium {medium!r}: "
                   f"{problem}", file=sys.stderr)
-        drawn[index] = print_figure(fig, "retina", bbox_inches="tight",
-                                    metadata={"Software": None})
+        drawn[medium][index] = (print_figure(fig, "retina", bbox_inches="tight",
+                                             metadata={"Software": None}), problems)
 
-    _figures_for_medium(path, indices, medium, save)
+    _figures_for_media(path, wanted, save)
     return drawn
 
 
@@ -361,43 +386,80 @@ def slide_figures(wanted: dict[Path, list[int]], medium: str = SLIDE_MEDIUM
     """Each chapter's figure cells ``wanted[path]`` drawn for ``medium``, one chapter a
     process (two at a time), or from :data:`FIGURE_CACHE` when the chapter's code up to
     the cell, the package and the data are as they were."""
-    package = _sources_digest()
-    found, missing = {}, {}
-    keys = {}
-    for path, indices in wanted.items():
-        nb = nbformat.read(str(path), as_version=4)
-        for index in indices:
-            code = [_source(c) for c in nb.cells[:index + 1] if c.cell_type == "code"]
-            key = hashlib.sha256(
-                json.dumps([package, medium, path.name, code]).encode())
-            keys[path, index] = FIGURE_CACHE / f"{key.hexdigest()[:24]}.png"
-            if keys[path, index].is_file():
-                found[path, index] = keys[path, index].read_bytes()
-            else:
-                missing.setdefault(path, []).append(index)
+    return {key: png for key, (png, unused) in media_figures({medium: wanted})[medium].items()}
 
-    def draw(path: Path) -> dict[int, bytes]:
+
+def figure_audits(wanted: dict[Path, list[int]], medium: str
+                  ) -> dict[tuple[Path, int], list[str]]:
+    """What the legibility audit found in each of the chapters' figure cells
+    ``wanted[path]`` drawn for ``medium`` (:func:`legibility_problems`; an empty list: it
+    reads): the audit the build made as it drew them (:data:`FIGURE_CACHE` keeps it
+    beside the picture), or made now, drawing them, where the build has not."""
+    return {key: problems
+            for key, (unused, problems) in media_figures({medium: wanted})[medium].items()}
+
+
+def media_figures(wanted: dict[str, dict[Path, list[int]]]
+                  ) -> dict[str, dict[tuple[Path, int], tuple[bytes, list[str]]]]:
+    """Each chapter's figure cells ``wanted[medium][path]``, as (PNG, legibility
+    problems) by medium and (path, index): from :data:`FIGURE_CACHE` when the chapter's
+    code up to the cell, the package and the data are as they were, otherwise drawn, one
+    process a chapter for every medium it is wanted in (two chapters at a time), and
+    kept there. The decks' slides and the PDF's pages draw the same chapters: asked for
+    together (:func:`draw_book_figures`), each chapter runs once for both."""
+    package = _sources_digest()
+    found: dict[str, dict] = {medium: {} for medium in wanted}
+    missing: dict[Path, dict[str, list[int]]] = {}
+    keys = {}
+    notebooks: dict[Path, list[str]] = {}
+    for medium, chapters in wanted.items():
+        for path, indices in chapters.items():
+            if path not in notebooks:
+                nb = nbformat.read(str(path), as_version=4)
+                notebooks[path] = [_source(c) if c.cell_type == "code" else None
+                                   for c in nb.cells]
+            for index in indices:
+                code = [c for c in notebooks[path][:index + 1] if c is not None]
+                key = hashlib.sha256(
+                    json.dumps([package, medium, path.name, code]).encode())
+                keys[medium, path, index] = FIGURE_CACHE / f"{key.hexdigest()[:24]}.png"
+                audit = keys[medium, path, index].with_suffix(".json")
+                if keys[medium, path, index].is_file() and audit.is_file():
+                    found[medium][path, index] = (keys[medium, path, index].read_bytes(),
+                                                  json.loads(audit.read_text()))
+                elif index not in missing.setdefault(path, {}).setdefault(medium, []):
+                    missing[path][medium].append(index)
+
+    def draw(path: Path) -> dict[str, dict[int, tuple[bytes, list[str]]]]:
         ran = subprocess.run([sys.executable, "-m", "bookbuild.slides", "--draw",
-                              medium, str(path), *map(str, missing[path])],
+                              json.dumps(missing[path]), str(path)],
                              capture_output=True, text=True, cwd=ROOT)
         if ran.returncode != 0:
-            raise RuntimeError(f"drawing {path.name}'s slide figures failed: "
+            raise RuntimeError(f"drawing {path.name}'s figures for "
+                               f"{', '.join(missing[path])} failed: "
                                f"{ran.stderr.strip()[-2000:]}")
         for line in ran.stderr.splitlines():   # the legibility audit's warnings
             if line.startswith("warning: "):
                 print(line, file=sys.stderr)
-        return {int(i): base64.b64decode(png)
-                for i, png in json.loads(ran.stdout).items()}
+        return {medium: {int(i): (base64.b64decode(png), problems)
+                         for i, (png, problems) in figures.items()}
+                for medium, figures in json.loads(ran.stdout).items()}
+
+    def keep(path: Path, data: bytes) -> None:
+        # whole or not at all: another build (a test worker) may read it now
+        part = path.with_suffix(f".{os.getpid()}.part")
+        part.write_bytes(data)
+        part.replace(path)
 
     with ThreadPoolExecutor(2) as pool:
         for path, drawn in zip(missing, pool.map(draw, missing)):
-            for index, png in drawn.items():
-                found[path, index] = png
-                FIGURE_CACHE.mkdir(parents=True, exist_ok=True)
-                # whole or not at all: another build (a test worker) may read it now
-                part = keys[path, index].with_suffix(f".{os.getpid()}.part")
-                part.write_bytes(png)
-                part.replace(keys[path, index])
+            for medium, figures in drawn.items():
+                for index, (png, problems) in figures.items():
+                    found[medium][path, index] = (png, problems)
+                    FIGURE_CACHE.mkdir(parents=True, exist_ok=True)
+                    keep(keys[medium, path, index], png)
+                    keep(keys[medium, path, index].with_suffix(".json"),
+                         json.dumps(problems).encode())
     return found
 
 
@@ -479,6 +541,12 @@ def _block_slides(block: str, text: dict, chapter: Chapter | None, material: dic
 def deck_figures(names, language: str) -> dict[tuple[Path, int], bytes]:
     """The key figures of the decks ``names`` in ``language``, drawn for a slide
     (:func:`slide_figures`), by chapter path and cell index."""
+    return slide_figures(deck_figure_cells(names, language))
+
+
+def deck_figure_cells(names, language: str) -> dict[Path, list[int]]:
+    """The figure cells of each chapter whose figure the decks ``names`` in ``language``
+    show, by chapter path."""
     wanted: dict[Path, list[int]] = {}
     for name in names:
         for plan in DECKS[name]:
@@ -490,7 +558,7 @@ def deck_figures(names, language: str) -> dict[tuple[Path, int], bytes]:
                 index = chapter.figure(key.figure)[0]
                 if index not in wanted.setdefault(chapter.path, []):
                     wanted[chapter.path].append(index)
-    return slide_figures(wanted)
+    return wanted
 
 
 def deck(name: str, language: str = "en", numbers: dict | None = None,
@@ -747,10 +815,11 @@ def write_decks(site: Path, languages: tuple[str, ...] = ("en", "ru")) -> dict:
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--draw"]:   # one chapter's slide figures (slide_figures runs it)
-        drawn = draw_for_medium(Path(args[2]), [int(i) for i in args[3:]], args[1])
-        print(json.dumps({i: base64.b64encode(png).decode()
-                          for i, png in drawn.items()}))
+    if args[:1] == ["--draw"]:   # one chapter's figures (media_figures runs it)
+        drawn = draw_for_media(Path(args[2]), json.loads(args[1]))
+        print(json.dumps({medium: {i: [base64.b64encode(png).decode(), problems]
+                                   for i, (png, problems) in figures.items()}
+                          for medium, figures in drawn.items()}))
         return 0
     if len(args) != 1:
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)

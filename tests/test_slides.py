@@ -13,6 +13,7 @@ as the teacher's guide does.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from urllib.parse import urlparse
 
@@ -513,15 +514,17 @@ def _key_figures():
 
 
 @pytest.mark.parametrize("language, name", list(_key_figures()))
-def test_every_key_figure_reads_on_its_slide(language, name):
+def test_every_key_figure_reads_on_its_slide(language, name, built_site):
     """Each deck's key figure, drawn for the slide by the deck builder (the chapter's own
     call with ``medium="slide"``), passes the legibility audit at the width a slide
-    shows it: no text over text, under 13 px or past an edge, no legend over data."""
+    shows it: no text over text, under 13 px or past an edge, no legend over data. The
+    audit is the one the book's build made as it drew the figure (kept beside it,
+    slides.figure_audits), made here only for a figure the build has not drawn."""
     from bookbuild import slides
 
     chapter = slides.Chapter(slides.KEYS[name].chapter, language)
     index, unused, alt = chapter.figure(slides.KEYS[name].figure)
-    found = slides.audit_for_medium(chapter.path, [index], "slide")[index]
+    found = slides.figure_audits({chapter.path: [index]}, "slide")[chapter.path, index]
     assert not found, (f"{name}'s slide figure ({chapter.path.name}, cell {index}) is "
                        "hard to read:\n" + "\n".join(found))
 
@@ -534,21 +537,46 @@ def _printed_chapters():
 
 
 @pytest.mark.parametrize("path", list(_printed_chapters()))
-def test_every_figure_the_pdf_prints_reads_on_the_page(path):
+def test_every_figure_the_pdf_prints_reads_on_the_page(path, built_site):
     """Each figure the book's PDF draws again for the page (bookbuild.book_pdf's
     ``page_figures``: the chapter's own call with ``medium="page"``) passes the
     legibility audit at the width the sheet prints it: chapter 9's Russian dashboard,
     drawn for the page, ran its right column's title and x label 4 and 7 px past the
-    figure's edge, and the build only warned (issue 41)."""
+    figure's edge, and the build only warned (issue 41). The audit is the build's, as
+    above."""
     from bookbuild import slides
     from bookbuild.book_pdf import printed_figure_cells
 
     indices = printed_figure_cells(path)
-    found = slides.audit_for_medium(path, indices, "page") if indices else {}
-    bad = {index: problems for index, problems in found.items() if problems}
+    found = slides.figure_audits({path: indices}, "page") if indices else {}
+    bad = {index: problems for (unused, index), problems in found.items() if problems}
     assert not bad, (f"{path.parent.name}/{path.name}: figures hard to read on the "
                      "printed page:\n" + "\n".join(f"cell {index}: {problems}"
                                                      for index, problems in bad.items()))
+
+
+def test_one_run_of_a_chapter_draws_each_medium_as_a_run_of_its_own(tmp_path,
+                                                                   monkeypatch):
+    """The build draws a chapter's figures for the slide and the page in one run of the
+    chapter (slides.media_figures): each picture, and its audit, is the one a run for
+    that medium alone draws. The audit is kept beside the picture, and what is kept
+    there is what a test reads (a figure that did not read would keep its problems)."""
+    from bookbuild import slides
+
+    chapter = slides.Chapter(slides.KEYS["chain"].chapter, "en")
+    index = chapter.figure(slides.KEYS["chain"].figure)[0]
+    together = slides.draw_for_media(chapter.path, {"slide": [index], "page": [index]})
+    page, audit = together["page"][index]
+    assert page == slides.draw_for_medium(chapter.path, [index], "page")[index]
+    assert together["slide"][index][0] != page
+    monkeypatch.setattr(slides, "FIGURE_CACHE", tmp_path)
+    wanted = {chapter.path: [index]}
+    assert slides.figure_audits(wanted, "page") == {(chapter.path, index): audit}
+    kept, = tmp_path.glob("*.json")
+    assert kept.with_suffix(".png").read_bytes() == page
+    kept.write_text(json.dumps(["text 4 px past the right edge"]))
+    assert slides.figure_audits(wanted, "page") == {
+        (chapter.path, index): ["text 4 px past the right edge"]}
 
 
 def test_the_page_audit_finds_text_past_the_figures_edge():

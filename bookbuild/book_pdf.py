@@ -30,6 +30,7 @@ import functools
 import html as html_lib
 import http.server
 import io
+import json
 import re
 import sys
 import threading
@@ -922,7 +923,15 @@ def main(argv=None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the book's source, for its _toc.yml and title (default: the "
                              "English book; ru for the Russian one)")
+    parser.add_argument("--figure-cells", action="store_true",
+                        help="print the chapters' figure cells the PDF draws for the page, "
+                             "as JSON by chapter path, and stop (bookbuild/site.py draws "
+                             "them with the decks' before the PDFs are printed)")
     args = parser.parse_args(argv)
+    if args.figure_cells:
+        print(json.dumps({str(path): indices for path, indices
+                          in page_figure_cells(args.root.resolve()).items()}))
+        return 0
     out = args.out or args.html / PDF_NAME
     made = build_pdf(args.html, out, args.root.resolve())
     print(f"book_pdf: {made['pages']} pages of the book ({made['figures']} figures drawn "

@@ -31,6 +31,8 @@ from bookbuild import fast_pages, slides, wheel
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": ROOT, "ru": ROOT / "ru"}
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
+#: The medium the PDF draws its figures for (bookbuild.book_pdf.PAGE_MEDIUM).
+PAGE_MEDIUM = "page"
 #: What a finished build leaves beside its site: the digest of the files it read and its
 #: result, so that the tests can reuse a site built from exactly these files.
 RECORD_NAME = "book.json"
@@ -147,16 +149,21 @@ def draw_figures(*, pdf: bool = True) -> dict:
     editions, into slides.FIGURE_CACHE, where the decks and the PDFs' printers find
     them: each chapter runs once for both media, not once for each (slides.media_figures).
     """
-    from bookbuild import book_pdf
-
     started = time.monotonic()
-    wanted = {slides.SLIDE_MEDIUM: {}, book_pdf.PAGE_MEDIUM: {}}
-    for language, root in LANGUAGES.items():
-        wanted[slides.SLIDE_MEDIUM].update(slides.deck_figure_cells(slides.DECKS, language))
-        if pdf:
-            wanted[book_pdf.PAGE_MEDIUM].update(book_pdf.page_figure_cells(root))
+    wanted = {slides.SLIDE_MEDIUM: {}, PAGE_MEDIUM: {}}
     try:
+        for language, root in LANGUAGES.items():
+            wanted[slides.SLIDE_MEDIUM].update(slides.deck_figure_cells(slides.DECKS,
+                                                                        language))
+            if pdf:   # the PDF's stage comes after this one: asked, not imported
+                listed = subprocess.run([sys.executable, "-m", "bookbuild.book_pdf",
+                                         "--root", str(root), "--figure-cells"],
+                                        cwd=ROOT, capture_output=True, text=True, check=True)
+                wanted[PAGE_MEDIUM].update({Path(path): indices for path, indices
+                                            in json.loads(listed.stdout).items()})
         drawn = slides.media_figures(wanted)
+    except subprocess.CalledProcessError as error:
+        return {"returncode": 1, "log": f"figures: book_pdf --figure-cells: {error.stderr}"}
     except (ValueError, RuntimeError, OSError) as error:
         return {"returncode": 1, "log": f"figures: {error}"}
     count = sum(len(figures) for figures in drawn.values())

@@ -561,8 +561,9 @@ def test_one_run_of_a_chapter_draws_each_medium_as_a_run_of_its_own(tmp_path,
     chapter (slides.media_figures): each picture, and its audit, is the one a run for
     that medium alone draws. The audit is kept beside the picture, and what is kept
     there is what a test reads (a figure that did not read would keep its problems)."""
-    from bookbuild import slides
+    from bookbuild import book_pdf, site, slides
 
+    assert site.PAGE_MEDIUM == book_pdf.PAGE_MEDIUM   # the build draws what the PDF prints
     chapter = slides.Chapter(slides.KEYS["chain"].chapter, "en")
     index = chapter.figure(slides.KEYS["chain"].figure)[0]
     together = slides.draw_for_media(chapter.path, {"slide": [index], "page": [index]})

@@ -924,13 +924,14 @@ def main(argv=None) -> int:
                         help="the book's source, for its _toc.yml and title (default: the "
                              "English book; ru for the Russian one)")
     parser.add_argument("--figure-cells", action="store_true",
-                        help="print the chapters' figure cells the PDF draws for the page, "
-                             "as JSON by chapter path, and stop (bookbuild/site.py draws "
-                             "them with the decks' before the PDFs are printed)")
+                        help="print the medium the PDF draws its figures for and the "
+                             "chapters' figure cells it draws, as JSON, and stop "
+                             "(bookbuild/site.py draws them with the decks' first)")
     args = parser.parse_args(argv)
     if args.figure_cells:
-        print(json.dumps({str(path): indices for path, indices
-                          in page_figure_cells(args.root.resolve()).items()}))
+        print(json.dumps({"medium": PAGE_MEDIUM, "cells": {
+            str(path): indices
+            for path, indices in page_figure_cells(args.root.resolve()).items()}}))
         return 0
     out = args.out or args.html / PDF_NAME
     made = build_pdf(args.html, out, args.root.resolve())

@@ -31,8 +31,6 @@ from bookbuild import fast_pages, slides, wheel
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": ROOT, "ru": ROOT / "ru"}
 PDF_NAME = "agent-reliability-by-the-numbers.pdf"
-#: The medium the PDF draws its figures for (bookbuild.book_pdf.PAGE_MEDIUM).
-PAGE_MEDIUM = "page"
 #: What a finished build leaves beside its site: the digest of the files it read and its
 #: result, so that the tests can reuse a site built from exactly these files.
 RECORD_NAME = "book.json"
@@ -150,17 +148,18 @@ def draw_figures(*, pdf: bool = True) -> dict:
     them: each chapter runs once for both media, not once for each (slides.media_figures).
     """
     started = time.monotonic()
-    wanted = {slides.SLIDE_MEDIUM: {}, PAGE_MEDIUM: {}}
+    wanted: dict[str, dict[Path, list[int]]] = {slides.SLIDE_MEDIUM: {}}
     try:
         for language, root in LANGUAGES.items():
             wanted[slides.SLIDE_MEDIUM].update(slides.deck_figure_cells(slides.DECKS,
                                                                         language))
             if pdf:   # the PDF's stage comes after this one: asked, not imported
-                listed = subprocess.run([sys.executable, "-m", "bookbuild.book_pdf",
-                                         "--root", str(root), "--figure-cells"],
-                                        cwd=ROOT, capture_output=True, text=True, check=True)
-                wanted[PAGE_MEDIUM].update({Path(path): indices for path, indices
-                                            in json.loads(listed.stdout).items()})
+                listed = json.loads(subprocess.run(
+                    [sys.executable, "-m", "bookbuild.book_pdf", "--root", str(root),
+                     "--figure-cells"],
+                    cwd=ROOT, capture_output=True, text=True, check=True).stdout)
+                wanted.setdefault(listed["medium"], {}).update(
+                    {Path(path): indices for path, indices in listed["cells"].items()})
         drawn = slides.media_figures(wanted)
     except subprocess.CalledProcessError as error:
         return {"returncode": 1, "log": f"figures: book_pdf --figure-cells: {error.stderr}"}

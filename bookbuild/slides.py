@@ -263,14 +263,6 @@ def legibility_problems(fig, medium: str) -> list[str]:
                                                                        column_px=shown)
 
 
-def _figures_for_medium(path: Path, indices: list[int], medium: str, each) -> None:
-    """Run the chapter at ``path`` (its code cells, at its defaults, in this process)
-    up to the last of ``indices``, each of those figure cells drawing its figure for
-    ``medium`` and handing it to ``each(index, fig)``."""
-    _figures_for_media(path, {medium: indices},
-                       lambda unused, index, fig: each(index, fig))
-
-
 def _figures_for_media(path: Path, wanted: dict[str, list[int]], each) -> None:
     """Run the chapter at ``path`` once (its code cells, at its defaults, in this
     process) up to the last cell any medium wants; each figure cell in ``wanted[medium]``
@@ -328,16 +320,6 @@ def _drawn_figure(source: str, namespace: dict):
     *_, last = animation.new_frame_seq()
     animation._draw_frame(last)   # as the player's last frame draws it
     return animation._fig
-
-
-def audit_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, list[str]]:
-    """Each of the chapter's figure cells ``indices``, drawn for ``medium``, with its
-    :func:`legibility_problems` (an empty list: it reads)."""
-    found = {}
-    _figures_for_medium(path, indices, medium,
-                        lambda index, fig: found.__setitem__(
-                            index, legibility_problems(fig, medium)))
-    return found
 
 
 def draw_for_medium(path: Path, indices: list[int], medium: str) -> dict[int, bytes]:
@@ -406,7 +388,7 @@ def media_figures(wanted: dict[str, dict[Path, list[int]]]
     code up to the cell, the package and the data are as they were, otherwise drawn, one
     process a chapter for every medium it is wanted in (two chapters at a time), and
     kept there. The decks' slides and the PDF's pages draw the same chapters: asked for
-    together (:func:`draw_book_figures`), each chapter runs once for both."""
+    together (bookbuild/site.py's ``draw_figures``), each chapter runs once for both."""
     package = _sources_digest()
     found: dict[str, dict] = {medium: {} for medium in wanted}
     missing: dict[Path, dict[str, list[int]]] = {}

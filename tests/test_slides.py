@@ -472,12 +472,12 @@ def test_an_animation_is_drawn_for_the_page_at_its_last_frame():
                  and slides.figure_call(cell.source) == ("chain", "animate_runs"))
     seen = {}
 
-    def each(unused, fig):
-        slides.legibility_problems(fig, "page")   # a first draw, as the build's audit
+    def each(medium, unused, fig):
+        slides.legibility_problems(fig, medium)   # a first draw, as the build's audit
         seen["width"] = fig.get_figwidth()
         seen["x label"] = fig.axes[0].get_xlabel()
 
-    slides._figures_for_medium(path, [index], "page", each)
+    slides._figures_for_media(path, {"page": [index]}, each)
     assert seen["width"] == _media.PAGE_WIDTH_IN
     assert "10 of 10" in seen["x label"], seen["x label"]
 
@@ -561,9 +561,8 @@ def test_one_run_of_a_chapter_draws_each_medium_as_a_run_of_its_own(tmp_path,
     chapter (slides.media_figures): each picture, and its audit, is the one a run for
     that medium alone draws. The audit is kept beside the picture, and what is kept
     there is what a test reads (a figure that did not read would keep its problems)."""
-    from bookbuild import book_pdf, site, slides
+    from bookbuild import slides
 
-    assert site.PAGE_MEDIUM == book_pdf.PAGE_MEDIUM   # the build draws what the PDF prints
     chapter = slides.Chapter(slides.KEYS["chain"].chapter, "en")
     index = chapter.figure(slides.KEYS["chain"].figure)[0]
     together = slides.draw_for_media(chapter.path, {"slide": [index], "page": [index]})

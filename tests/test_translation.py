@@ -396,10 +396,16 @@ def test_the_output_check_finds_english_and_spares_russian():
 
 def test_the_russian_pages_commands_open_the_russian_chapters():
     """A command a Russian page tells its reader to type runs the Russian chapter, not the
-    English one (``rerun.py ru/chapters/...``)."""
-    english = [(page.name, line.strip()) for page in (edition.EDITION / "book").glob("*.md")
-               for line in page.read_text().splitlines()
-               if re.search(r"\.py\s+chapters/\d", line)]
+    English one (``bookbuild rerun ru/chapters/...``): the book's pages, and the
+    chapters' own prose (exercises 3 of chapters 1 and 9 named the English chapter)."""
+    texts = [(page.name, page.read_text())
+             for page in (edition.EDITION / "book").glob("*.md")]
+    texts += [(path.name, cell.source)
+              for path in sorted((edition.EDITION / "chapters").glob("*.ipynb"))
+              for cell in nbformat.read(str(path), as_version=4).cells
+              if cell.cell_type == "markdown"]
+    english = [(name, line.strip()) for name, text in texts for line in text.splitlines()
+               if re.search(r"(\.py|bookbuild rerun)\s+chapters/\d", line)]
     assert not english, english
 
 

@@ -40,9 +40,7 @@ import os
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import least_squares, linprog
 from scipy.special import expit, gammaln, logit
-from scipy.stats import betabinom, binom
 
 from . import _validate
 from .i18n import N_, NP_, _, gettext
@@ -869,6 +867,10 @@ class TaskMix:
 
     def _count_pmf(self, trials: int) -> np.ndarray:
         """P(c successes in ``trials`` trials of a random task), c = 0..trials."""
+        # imported where used: scipy.stats and scipy.optimize add over a second to the
+        # start of every kernel that imports the package
+        from scipy.stats import betabinom, binom
+
         w, m, s = self._arrays()
         c = np.arange(trials + 1)
         pmf = np.zeros(trials + 1)
@@ -982,6 +984,8 @@ def fit_task_mix(values) -> Fit:
     """
     values = _published_values(values)
     ks = np.arange(1, values.size + 1)
+    from scipy.optimize import least_squares   # imported where used, as in _count_pmf
+
     best = None
     for family in _FAMILIES[: 1 if values.size < 4 else 3]:
         start = [float(logit(np.clip(values[0], 0.02, 0.98))), 0.0, -2.0][
@@ -1102,6 +1106,8 @@ def moment_bounds(values, k: int, *, tolerance=0.0005, grid: int = 1001) -> Inte
     powers = points[None, :] ** np.arange(1, values.size + 1)[:, None]
     a_ub = np.vstack([powers, -powers])
     b_ub = np.concatenate([values + tol, -(values - tol)])
+    from scipy.optimize import linprog   # imported where used, as in _count_pmf
+
     ends = []
     for sign in (1.0, -1.0):
         result = linprog(sign * points ** k, A_ub=a_ub, b_ub=b_ub,

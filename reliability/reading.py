@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
+from scipy import special
 
 from . import _validate
 from .i18n import N_, _
@@ -158,7 +158,8 @@ def threshold_model(threshold, separation):
         raise ValueError(f"threshold must lie in [-10, 10] (the signal's units), "
                          f"got {threshold!r}")
     d = _validate.real("separation", separation, minimum=0, maximum=10)
-    needed, unneeded = norm.sf(t - d), norm.sf(t)
+    # the normal tail, 1 - Phi(x) = Phi(-x) (scipy.stats' norm.sf)
+    needed, unneeded = special.ndtr(-(t - d)), special.ndtr(-t)
     if needed.ndim == 0:
         return float(needed), float(unneeded)
     return needed, unneeded

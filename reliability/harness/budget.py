@@ -32,7 +32,7 @@ import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import norm
+from scipy import special
 
 from .. import _validate
 from ..i18n import _, N_
@@ -640,7 +640,9 @@ class TaskMix:
             # A spread near 0 sends the ratio to +-inf, where sf is exactly 1 or 0: the
             # limit is right, the overflow warning is noise on a chapter's page.
             with np.errstate(over="ignore", divide="ignore"):
-                tail = norm.sf((np.log(limits) - math.log(self.median)) / self.spread)
+                # the normal tail, 1 - Phi(z) = Phi(-z) (scipy.stats' norm.sf)
+                tail = special.ndtr(-((np.log(limits) - math.log(self.median))
+                                      / self.spread))
         return _plain((1.0 - self.stuck) * tail)
 
     def hit_share(self, limits):

@@ -50,7 +50,12 @@ def animation_html(animation, *, name: str) -> str:
 
     _validate.instance("animation", animation, Animation)
     _name(name)
-    with mpl.rc_context({"savefig.dpi": FRAME_DPI}):
+    # Each frame is painted by the save that grabs it; the animation's own redraw after
+    # a frame (canvas.draw_idle, for a screen) would paint it a second time for nothing.
+    from matplotlib import cbook
+
+    with mpl.rc_context({"savefig.dpi": FRAME_DPI}), \
+            cbook._setattr_cm(animation._fig.canvas, draw_idle=lambda *a, **k: None):
         html = animation.to_jshtml(default_mode="once")
     html = _ANIMATION_FRAME.sub(_paletted_frame, html)
     stable = hashlib.sha1(name.encode()).hexdigest()[:12]

@@ -30,6 +30,10 @@ MODEL = ROOT / ".venv-model"
 PYTHON = MODEL / "bin" / "python"
 ARMS = ["baseline", "submit_nudge"]
 TRIALS = 2
+#: A short episode: the check is that the packaged model answers over real HTTP and a
+#: killed run resumes, not what it answers (three turns of 64 tokens: the test took 26 s
+#: on a quiet machine, 35 s with six turns of 128; starting the server twice is the rest)
+TURNS, TOKENS = 3, 64
 
 
 def _stamp() -> Path:
@@ -80,8 +84,8 @@ def test_the_packaged_model_runs_over_real_http_and_a_killed_run_resumes(model_p
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELIABILITY_LAB_")}
     env["PYTHONPATH"] = str(ROOT)
     command = [str(model_python), "-m", "reliability.lab.measure", "--trials", str(TRIALS),
-               "--arms", *ARMS, "--out", str(path), "--max-tokens", "128",
-               "--timeout", "120"]
+               "--arms", *ARMS, "--out", str(path), "--max-tokens", str(TOKENS),
+               "--max-turns", str(TURNS), "--timeout", "120"]
     run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
@@ -113,7 +117,7 @@ def test_the_packaged_model_runs_over_real_http_and_a_killed_run_resumes(model_p
     for r in records:
         assert r["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
         assert r["server"] == "llama-cpp-python" and r["server_version"] == "0.3.36"
-        assert len(r["model_sha256"]) == 64 and r["max_tokens"] == 128
+        assert len(r["model_sha256"]) == 64 and r["max_tokens"] == TOKENS
         # the model answered over HTTP: its replies are in the record, whatever they were
         assert r["outcome"] == "error" or any(msg["role"] == "assistant"
                                               for msg in r["messages"])

@@ -153,11 +153,29 @@ def _place_legends(fig) -> None:
                                                                       ax.transAxes))
 
 
+def _layout_state(fig) -> tuple:
+    """All that a pass of :func:`finish` reads and writes: each axes' place, the wrapped
+    titles and x labels, and where each legend is anchored."""
+    legends = [ax.get_legend() for ax in fig.axes]
+    return (tuple(tuple(ax.get_position().bounds) for ax in fig.axes),
+            tuple(text.get_text() for ax in fig.axes for text in (ax.title, ax.xaxis.label)),
+            None if fig._suptitle is None else fig._suptitle.get_text(),
+            tuple(None if legend is None else tuple(legend.get_bbox_to_anchor().bounds)
+                  for legend in legends))
+
+
 def finish(fig, **tight) -> None:
     """Lay ``fig`` out (``tight_layout(**tight)``) with every title and x label wrapped
     to the room its axes has and every :func:`legend_below` legend under its axes."""
+    before = None
     for unused in range(3):          # each pass moves the axes a little less
         _fit_text(fig)
         fig.tight_layout(**tight)
         _place_legends(fig)
+        after = _layout_state(fig)
+        if after == before:
+            # a pass that changed nothing it reads: every later pass, and the last
+            # layout, would find the same again (an explorer's update saves a layout)
+            return
+        before = after
     fig.tight_layout(**tight)

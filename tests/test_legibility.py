@@ -559,3 +559,51 @@ def _retina(fig):
                 metadata={"Software": None})
     plt.close(fig)
     return Image.open(io.BytesIO(buffer.getvalue()))
+
+
+@pytest.mark.parametrize("chapter", ["07", "10"])
+def test_finish_stopping_at_a_settled_pass_lays_out_what_every_pass_would(chapter):
+    """figures/_layout.finish stops at a pass that changes nothing it reads; the
+    figure it leaves is the one its three passes and last layout leave, to the bit
+    (chapter 10's frame settles after two passes, chapter 7's never quite does)."""
+    from reliability.figures import _layout, budgets, reading
+    from reliability.harness.budget import TaskMix
+
+    def frame():
+        if chapter == "07":
+            fig = plt.figure(figsize=budgets.LIMIT_FIGSIZE)
+            sample = TaskMix(median=6.0, spread=0.5, stuck=0.03).simulate(500, seed=1)
+            budgets.draw_limit_frame(fig, sample, 12)
+        else:
+            fig = plt.figure(figsize=reading.THRESHOLD_FIGSIZE)
+            reading.draw_threshold_frame(fig, 1.0, separation=2.0, relevance_cases=16,
+                                         irrelevance_cases=240, seed=0)
+        return fig
+
+    layouts, tight_layout = [], matplotlib.figure.Figure.tight_layout
+
+    def counted(fig, **kwargs):
+        layouts[-1] += 1
+        return tight_layout(fig, **kwargs)
+
+    def every_pass(fig, **tight):   # the loop without its stop
+        for unused in range(3):
+            _layout._fit_text(fig)
+            fig.tight_layout(**tight)
+            _layout._place_legends(fig)
+        fig.tight_layout(**tight)
+
+    drawer = budgets if chapter == "07" else reading   # calls finish by its own name
+    assert drawer.finish is _layout.finish
+    matplotlib.figure.Figure.tight_layout = counted
+    try:
+        layouts.append(0)
+        stopped = _layout._layout_state(frame())
+        drawer.finish = every_pass
+        layouts.append(0)
+        full = _layout._layout_state(frame())
+    finally:
+        drawer.finish = _layout.finish
+        matplotlib.figure.Figure.tight_layout = tight_layout
+    assert stopped == full
+    assert layouts[1] == 4 and layouts[0] == (3 if chapter == "10" else 4), layouts

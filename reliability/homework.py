@@ -27,7 +27,7 @@ PROBLEMS: dict[str, str] = {
     "hw2": N_("the workflow's success"),
     "hw3": N_("the workflow's success with the verifier"),
     "hw4": N_("pass^4"),
-    "hw5": N_("the accuracy after two rounds"),
+    "hw5": N_("the accuracy after three rounds"),
     "hw6": N_("the share valid and right"),
     "hw7": N_("the most provider calls"),
     "hw8": N_("the share of the old bill saved"),

@@ -113,6 +113,23 @@ def test_one_new_problem_a_chapter_at_least():
         assert not shared, (label, shared)
 
 
+_COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def test_a_problems_label_counts_what_its_statement_counts():
+    """The label beside a student's answer cell ("the accuracy after three rounds") names
+    no count its problem's statement does not: problem 5's said two rounds where the
+    question and the key say three, and a student who followed it lost a mark."""
+    from reliability.homework import PROBLEMS as LABELS
+
+    for name, problem in homework.PROBLEMS.items():
+        statement = problem.statement.lower()
+        for word in re.findall(r"[a-z]+|\d+", LABELS[name].lower()):
+            if word in _COUNTS or word.isdigit():
+                assert re.search(rf"\b{word}\b", statement), \
+                    f"{name}: its label says {word!r}, its statement does not"
+
+
 def test_every_known_mistake_is_wrong_and_named():
     """A known wrong method's number is never right, and scoring it gives nothing and
     says which mistake it is, in either language; the naive plug-in pass^4 among

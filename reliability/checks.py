@@ -461,8 +461,11 @@ def check(exercise: str, *answers, quiet: bool = False) -> Verdict:
             "to {exercise} with a decimal point (0.25, not 0,25), then run the cell "
             "again.").format(exercise=exercise), quiet)
     if len(answers) != len(names):
-        raise ValueError(f"answers must be {len(names)} for {exercise!r} (one for each "
-                         f"of {', '.join(names)}), got {len(answers)}")
+        # in the student's language: a Russian notebook's cell shows it as it is
+        raise ValueError(_("answers must be {count} for {exercise} (one for each of "
+                           "{names}), got {given}").format(
+            count=len(names), exercise=repr(exercise), names=", ".join(names),
+            given=len(answers)))
     found = [_verdict(name, answer) for name, answer in zip(names, answers)]
     if len(found) == 1:
         return _say(found[0][0], found[0][1], quiet)

@@ -271,3 +271,14 @@ def test_every_exercise_without_a_check_has_a_rubric_in_the_guide():
     listed = set(re.findall(r"<(ch\d+-ex\d+)>`", rubrics))
     assert len(labels) > len(checks.LABELS)
     assert listed == labels - set(checks.LABELS)
+
+
+def test_too_few_answers_are_refused_in_the_students_language():
+    """A Russian notebook's check() with the wrong number of answers says so in Russian
+    (a teacher's review met the English sentence in the Russian class), naming the
+    parameter and the count in both languages."""
+    for language, words in (("en", "answers must be 1"), ("ru", "нужно ответов: 1")):
+        with i18n.language(language), pytest.raises(ValueError) as refused:
+            check("ch1-ex1", 1, 2, 3, "x")
+        assert words in str(refused.value) and "answers" in str(refused.value)
+        assert "получено: 4" in str(refused.value) or language == "en"

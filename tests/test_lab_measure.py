@@ -245,13 +245,24 @@ def test_a_killed_run_resumes_with_each_trial_once(endpoint, tmp_path):
     assert out[-1].startswith("Ни один интервал разрыва не исключает ноль")
 
 
+#: ``python -m reliability.lab.measure`` as a terminal starts it, Ctrl-C raising
+#: KeyboardInterrupt. A process that inherits SIGINT ignored keeps it ignored (Python
+#: installs its handler only over the default), and a test worker can pass that on: two
+#: full test runs started in the background failed here after ten seconds, as the test
+#: does when pytest itself starts with SIGINT ignored; started this way it passes then.
+AS_FROM_A_TERMINAL = ("import runpy, signal; "
+                      "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "runpy.run_module('reliability.lab.measure', run_name='__main__', "
+                      "alter_sys=True)")
+
+
 def test_ctrl_c_stops_at_once_and_keeps_every_finished_trial(endpoint, tmp_path):
     _, url = endpoint
     _Handler.delay = 0.3
     path = tmp_path / "interrupted.jsonl"
     env = {**os.environ, m.ENV_URL: url, m.ENV_MODEL: "good", "PYTHONPATH": str(ROOT)}
     try:
-        run = subprocess.Popen([sys.executable, "-m", "reliability.lab.measure", "--trials",
+        run = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "--trials",
                                 "20", "--arms", "baseline", "--out", str(path)], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120

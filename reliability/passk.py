@@ -867,8 +867,8 @@ class TaskMix:
 
     def _count_pmf(self, trials: int) -> np.ndarray:
         """P(c successes in ``trials`` trials of a random task), c = 0..trials."""
-        # imported where used: scipy.stats and scipy.optimize add over a second to the
-        # start of every kernel that imports the package
+        # imported where used: scipy.stats and scipy.optimize would double the import
+        # time of every kernel that imports the package
         from scipy.stats import betabinom, binom
 
         w, m, s = self._arrays()

@@ -205,8 +205,8 @@ def _model_draws(provider: Provider, n: int, attempts: int, quality_drop: float,
     The confidence :math:`C` is Beta(a, b) and is read only against the threshold
     :math:`t`: :math:`C < t` exactly when a uniform :math:`U < I_t(a, b)`, the Beta CDF
     at :math:`t` (:math:`C = F^{-1}(U)` is Beta(a, b), and :math:`F` increases), so one
-    uniform a call stands in for the Beta draw's two gamma draws, at a tenth of the cost
-    (a day draws about a million).
+    uniform a call stands in for the Beta draw's two gamma draws, at about a twentieth of
+    the cost (a day draws about a million).
     """
     u = rng.random((n, attempts))
     status = np.where(u < provider.error, _ERROR,

@@ -13,6 +13,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.transforms import blended_transform_factory
 
 from .. import _validate
+from ..notebook.legibility import _layout_shortcuts
 
 __all__ = ["text_width", "wrap", "title", "legend_below", "finish"]
 
@@ -168,14 +169,15 @@ def finish(fig, **tight) -> None:
     """Lay ``fig`` out (``tight_layout(**tight)``) with every title and x label wrapped
     to the room its axes has and every :func:`legend_below` legend under its axes."""
     before = None
-    for unused in range(3):          # each pass moves the axes a little less
-        _fit_text(fig)
+    with _layout_shortcuts():
+        for unused in range(3):          # each pass moves the axes a little less
+            _fit_text(fig)
+            fig.tight_layout(**tight)
+            _place_legends(fig)
+            after = _layout_state(fig)
+            if after == before:
+                # a pass that changed nothing it reads: every later pass, and the last
+                # layout, would find the same again (an explorer's update saves a layout)
+                return
+            before = after
         fig.tight_layout(**tight)
-        _place_legends(fig)
-        after = _layout_state(fig)
-        if after == before:
-            # a pass that changed nothing it reads: every later pass, and the last
-            # layout, would find the same again (an explorer's update saves a layout)
-            return
-        before = after
-    fig.tight_layout(**tight)

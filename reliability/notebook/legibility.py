@@ -7,6 +7,7 @@ carries for the browser tests (:data:`TEXT_SIZE_KEY`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import matplotlib as mpl
@@ -488,6 +489,7 @@ def record_text_size() -> None:
         laid_out = getattr(figure, "_reliability_laid_out", None)
         live = _in_explorer_update()
         with contextlib.ExitStack() as stack:
+            stack.enter_context(_layout_shortcuts())
             # fit_text laid an explorer's figure out at this resolution, and nothing it
             # depends on has changed since: the save keeps that layout (the one its
             # own pass would find again) rather than solving it a second time
@@ -521,3 +523,53 @@ def record_text_size() -> None:
 
     print_figure._records_text = True
     FigureCanvasBase.print_figure = print_figure
+
+
+@contextlib.contextmanager
+def _layout_shortcuts():
+    """While a figure is laid out, measured or saved, two answers matplotlib finds
+    again and again are found once.
+
+    * Each axis's ticks, once per view interval. A layout measures every axis many
+      times over (constrained layout's two passes ask each axes, its titles and its
+      labels for their boxes about thirty times an axes), and matplotlib finds the ticks
+      afresh each time: the locator, the formatter's labels, each tick's text set again.
+      They depend on the axis's view and data intervals, its locator and formatter and
+      which ticks are shown, so while those are the same the ticks are the ones found
+      before (the same objects, already placed and labelled).
+    * Which artists are clipped to their axes, and so can be left out of its tight box
+      (their box is inside the axes'). matplotlib compares an artist's clip box with the
+      axes' box for exact equality, and a bar's, found through another chain of
+      transforms, can differ from it by 1e-13 of a pixel: every bar of a chart was then
+      measured at every layout pass. Here boxes within a millionth of a pixel are equal.
+    """
+    from matplotlib.artist import Artist
+    from matplotlib.axis import Axis
+    from matplotlib.transforms import TransformedPatchPath
+
+    find, clipped = Axis._update_ticks, Artist._fully_clipped_to_axes
+    found: dict = {}
+
+    def held(axis):
+        key = (id(axis), tuple(axis.get_view_interval()), tuple(axis.get_data_interval()),
+               id(axis.major.locator), id(axis.major.formatter), id(axis.minor.locator),
+               id(axis.minor.formatter), axis._tick_group_visible(axis._major_tick_kw),
+               axis._tick_group_visible(axis._minor_tick_kw))
+        if key not in found:
+            found[key] = find(axis)
+        return list(found[key])
+
+    def clipped_within_a_hair(artist):
+        box = artist.get_clip_box()
+        if artist.axes is None or box is None or not artist.get_clip_on():
+            return clipped(artist)
+        same = np.allclose(box.extents, artist.axes.bbox.extents, rtol=0, atol=1e-6)
+        path = artist.get_clip_path()
+        return same and (path is None or isinstance(path, TransformedPatchPath)
+                         and path._patch is artist.axes.patch)
+
+    Axis._update_ticks, Artist._fully_clipped_to_axes = held, clipped_within_a_hair
+    try:
+        yield
+    finally:
+        Axis._update_ticks, Artist._fully_clipped_to_axes = find, clipped

@@ -10,12 +10,13 @@ import contextlib
 import os
 
 import matplotlib as mpl
+import numpy as np
 from matplotlib.ticker import Formatter
 
 from .. import _validate, i18n
 from .legibility import (AUDIT_VARIABLE, FIGURE_WIDTH_IN, RETINA_SCALE,
-                         _in_explorer_update, _layout_key, audit_every_figure,
-                         record_text_size)
+                         _in_explorer_update, _layout_key, _layout_shortcuts,
+                         audit_every_figure, record_text_size)
 
 __all__ = ["FIGURE_WIDTH_IN", "PALETTE", "TEXT_COLOURS", "OUTCOME_COLOURS", "setup",
            "percent_axis", "fit_text", "legend_below"]
@@ -76,6 +77,7 @@ def setup(language: str = "en") -> None:
     })
     _localised_ticks()
     _remember_text_layout()
+    _remember_glyph_layout()
     record_text_size()
     if os.environ.get(AUDIT_VARIABLE):
         audit_every_figure(os.environ[AUDIT_VARIABLE])
@@ -157,6 +159,95 @@ def _remember_text_layout() -> None:
     Text._get_layout = get_layout
 
 
+def _remember_glyph_layout() -> None:
+    """Shape each piece of text once for drawing: Agg's draw asks the font for the
+    glyphs of every text and where each goes (shaping, kerning) at every draw, though
+    the answer depends only on the words, the font, its size, the resolution, the
+    hinting and the text's font features and language. It is kept under those; each
+    glyph is then rendered at the text's place as before, so the picture is the same to
+    the pixel. In an explorer's update the tick labels and axis labels are the same
+    words at every update: shaping them was a sixteenth of the update."""
+    from matplotlib.backends import backend_agg
+
+    renderer = backend_agg.RendererAgg
+    if getattr(renderer.draw_text, "_remembered", False):
+        return
+    draw_text = renderer.draw_text
+    kept: dict = {}
+
+    def remembered(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return draw_text(self, gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+        font = self._prepare_font(prop)
+        features = mtext.get_fontfeatures() if mtext is not None else None
+        language = mtext.get_language() if mtext is not None else None
+        size = prop.get_size_in_points()
+        flags = backend_agg.get_hinting_flag()
+        # the font itself is kept with its glyphs, so its id names no other font
+        key = (id(font), size, self.dpi, s, flags,
+               None if features is None else tuple(features), language)
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= _LAYOUTS_KEPT:
+                kept.clear()
+            items = font._layout(s, flags=flags, features=features, language=language)
+            found = kept[key] = (font, tuple(
+                (item.ft_object, size, item.glyph_index, 0, 1, item.x, item.y)
+                for item in items))
+        if not gc.get_antialiased():
+            return self._draw_text_glyphs_and_boxes(gc, x, y, angle, found[1], [])
+        _draw_glyphs(self, gc, x, y, angle, found[1], flags)
+
+    remembered._remembered = True
+    remembered.__wrapped__ = draw_text
+    renderer.draw_text = remembered
+
+
+#: Rendered glyphs :func:`_draw_glyphs` keeps before starting afresh.
+_GLYPHS_KEPT = 50_000
+_glyphs_kept: dict = {}
+
+
+def _draw_glyphs(renderer, gc, x, y, angle, glyphs, flags) -> None:
+    """Paint ``glyphs`` (font, size, index, slant, extend, dx, dy: Agg's own tuples)
+    at ``x``, ``y`` as matplotlib's Agg renderer does, each glyph rendered once per
+    font, size, resolution, angle and place within a pixel: FreeType rasterises a glyph
+    moved by whole pixels into the same image, only moved, so an image is kept under the
+    place's fraction of a pixel (in FreeType's 64ths) and reused wherever the same glyph
+    falls on the same fraction. The same pixels as matplotlib paints."""
+    import math
+
+    from matplotlib.ft2font import RenderMode
+
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    height = renderer.height
+    matrices: dict = {}
+    for font, size, index, slant, extend, dx, dy in glyphs:   # dy is upwards
+        matrix = matrices.get((slant, extend))
+        if matrix is None:
+            matrix = matrices[(slant, extend)] = (
+                0x10000 * np.array([[cos, -sin], [sin, cos]])
+                @ [[extend, extend * slant], [0, 1]]).round().astype(int)
+        # where FreeType places the glyph, in 64ths of a pixel (its y is upwards)
+        at_x = round(0x40 * (x + dx * cos - dy * sin))
+        at_y = round(0x40 * (height - y + dx * sin + dy * cos))
+        key = (id(font), size, renderer.dpi, index, matrix.tobytes(), at_x % 0x40,
+               at_y % 0x40, flags)
+        found = _glyphs_kept.get(key)
+        if found is None:
+            if len(_glyphs_kept) >= _GLYPHS_KEPT:
+                _glyphs_kept.clear()
+            font.set_size(size, renderer.dpi)
+            font._set_transform(matrix, [at_x % 0x40, at_y % 0x40])
+            bitmap = font._render_glyph(index, flags, RenderMode.NORMAL)
+            found = _glyphs_kept[key] = (font, np.array(bitmap.buffer), bitmap.left,
+                                         bitmap.top)
+        unused, buffer, left, top = found
+        renderer._renderer.draw_text_image(
+            buffer, left + at_x // 0x40, int(height) - (top + at_y // 0x40) + buffer.shape[0],
+            0, gc)
+
+
 def percent_axis(axis) -> None:
     """Label an axis (``ax.xaxis`` or ``ax.yaxis``) holding shares as percentages, each
     tick with as many decimals as the ticks' spacing needs (``0%, 20%, 40%``, but
@@ -175,8 +266,6 @@ _PERCENT_DIGITS = 3
 def _percent_digits(shares) -> int:
     """The fewest decimals that write every one of ``shares`` (as a percentage) exactly,
     or, if none up to :data:`_PERCENT_DIGITS` does, the fewest that tell them apart."""
-    import numpy as np
-
     points = np.asarray([100 * float(v) for v in shares if np.isfinite(v)])
     if points.size == 0:
         return 0
@@ -294,12 +383,14 @@ def _lay_out(fig, renderer, *, remember: bool = False) -> None:
     titles and axis labels this module measures sit at their axes' fractions.
     ``remember`` (an explorer's update, :func:`_save_resolution`) notes the layout on
     the figure, and skips the engine's pass when nothing it depends on has changed
-    since the last one noted (legend_below's, then fit_text's first round)."""
+    since the last one noted (fit_text's last round, then the save's). Each axis's
+    ticks are found once per pass, not once per box the engine measures."""
     engine = fig.get_layout_engine()
     noted = getattr(fig, "_reliability_laid_out", None)
     if engine is not None and fig.axes and not (remember and noted == _layout_key(fig)):
         try:
-            engine.execute(fig)
+            with _layout_shortcuts():
+                engine.execute(fig)
         except ValueError:   # as Figure.draw: a layout with no room, left as it was
             pass
         fig._reliability_laid_out = _layout_key(fig) if remember else None
@@ -423,7 +514,8 @@ def legend_below(fig, *, handles=None, labels=None, most_columns: int = 2, **kwa
                                 ncols=columns, **kwargs)
             if columns == 1:
                 return legend
-            _lay_out(fig, _renderer(fig), remember=scale != 1)
+            # A legend is as wide as its entries wherever the layout puts it, so its
+            # width is measured without solving the layout for each try of columns.
             box = legend.get_window_extent(_renderer(fig))
             if box.width <= fig.bbox.width - 8 * scale:
                 return legend

@@ -424,18 +424,30 @@ def _wrappable(fig) -> list:
             and "$" not in t.get_text()]
 
 
+#: Widths :func:`_wrap` has measured, by line and font (display pixels).
+_line_widths: dict = {}
+
+
 def _wrap(text, room: float, renderer, scale: float = 1) -> str:
     """``text``'s words in as few lines as fit ``room`` display pixels, each line as
     near the same width as the fewest lines allow (the steps ``scale`` times those of
     100 dpi)."""
+    from matplotlib.font_manager import fontManager
+
     prop = text.get_fontproperties()
-    measured: dict[str, float] = {}
+    # a line's width depends on its words, font, size, resolution and hinting alone: an
+    # explorer's titles are wrapped again at every update, from mostly the same words
+    font = (tuple(fontManager._find_fonts_by_props(prop)), prop.get_size_in_points(),
+            renderer.dpi, mpl.rcParams["text.hinting"], mpl.rcParams["text.hinting_factor"])
 
     def width(line: str) -> float:   # each candidate line measured once
-        if line not in measured:
-            measured[line] = renderer.get_text_width_height_descent(line, prop,
-                                                                    ismath=False)[0]
-        return measured[line]
+        key = (line, font)
+        if key not in _line_widths:
+            if len(_line_widths) >= _LAYOUTS_KEPT:
+                _line_widths.clear()
+            _line_widths[key] = renderer.get_text_width_height_descent(line, prop,
+                                                                       ismath=False)[0]
+        return _line_widths[key]
 
     def greedy(limit: float) -> list[str]:
         # (the author's own line breaks were for a wider figure: the words flow anew)

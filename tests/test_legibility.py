@@ -607,3 +607,154 @@ def test_finish_stopping_at_a_settled_pass_lays_out_what_every_pass_would(chapte
         matplotlib.figure.Figure.tight_layout = tight_layout
     assert stopped == full
     assert layouts[1] == 4 and layouts[0] == (3 if chapter == "10" else 4), layouts
+
+
+def _limit_frame(language="en"):
+    """Chapter 7's explorer frame: a bar chart placed by figures/_layout.finish."""
+    from reliability.figures import budgets
+    from reliability.harness.budget import TaskMix
+
+    sample = TaskMix(median=6.0, spread=0.5, stuck=0.03).simulate(500, seed=1)
+    fig = plt.figure(figsize=budgets.LIMIT_FIGSIZE)
+    budgets.draw_limit_frame(fig, sample, 12)
+    return fig
+
+
+_CONSTRAINED_TITLE = ("A title long enough that a phone's figure cannot hold it on one "
+                      "line (model)")
+
+
+def _constrained_frame():
+    """A constrained-layout figure with a title fit_text wraps and a legend below."""
+    from reliability.notebook import legend_below
+
+    fig, ax = _figure()
+    ax.bar(np.arange(8), np.linspace(0.2, 0.9, 8), label="bars")
+    ax.set_title(_CONSTRAINED_TITLE)
+    legend_below(fig)
+    fit_text(fig)
+    return fig
+
+
+@pytest.mark.parametrize("build", [_limit_frame, _constrained_frame])
+def test_layout_shortcuts_lay_out_what_matplotlib_does_with_fewer_tick_searches(
+        monkeypatch, build):
+    """While a figure is laid out, each axis's ticks are found once per view interval
+    and bars clipped to their axes are left out of its tight box (matplotlib compares
+    their clip box with the axes' exactly, and a bar's can differ by 1e-13 of a pixel).
+    The layout is matplotlib's own to the bit and the picture the same pixels: with the
+    shortcuts switched off, the same figure finds its ticks many more times and
+    measures every bar."""
+    import contextlib
+
+    from matplotlib.axis import Axis
+    from matplotlib.patches import Rectangle
+    from PIL import ImageChops
+
+    from reliability.figures import _layout
+    from reliability.notebook import legibility, style
+
+    searches, bars_measured = [], []
+    find, extent = Axis._update_ticks, Rectangle.get_window_extent
+
+    def counted_find(axis):
+        searches[-1] += 1
+        return find(axis)
+
+    def counted_extent(patch, renderer=None):
+        bars_measured[-1] += 1
+        return extent(patch, renderer)
+
+    def laid_out():
+        searches.append(0)
+        bars_measured.append(0)
+        fig = build()
+        places = [ax.get_position().bounds for ax in fig.axes]
+        texts = [t.get_text() for ax in fig.axes for t in (ax.title, ax.xaxis.label)]
+        return places, texts, _retina(fig).convert("RGB")
+
+    monkeypatch.setattr(Axis, "_update_ticks", counted_find)
+    monkeypatch.setattr(Rectangle, "get_window_extent", counted_extent)
+    fast = laid_out()
+    for module in (_layout, style, legibility):
+        monkeypatch.setattr(module, "_layout_shortcuts", contextlib.nullcontext)
+    slow = laid_out()
+    assert fast[:2] == slow[:2]
+    assert ImageChops.difference(fast[2], slow[2]).getbbox() is None
+    assert 0 < 3 * searches[0] < searches[1], searches
+    assert bars_measured[0] < bars_measured[1], bars_measured
+
+
+def test_text_is_shaped_and_its_glyphs_rendered_once_and_paints_matplotlibs_pixels():
+    """setup() keeps each text's glyph layout and each glyph's image per place within a
+    pixel: a second figure with the same words renders no glyph again, and both paint
+    what matplotlib's own text drawing paints, pixel for pixel, level or turned, at
+    places that fall between pixels, antialiased or not, in both scripts."""
+    import io
+
+    from matplotlib.backends.backend_agg import RendererAgg
+    from PIL import Image, ImageChops
+
+    from reliability.notebook import style
+
+    def png():
+        fig, ax = _figure()
+        ax.set_title("Шаг 0.37: доля 12,5 % (model)")
+        for k, angle in enumerate((0, 90, 33)):
+            ax.text(0.1 + 0.2137 * k, 0.3 + 0.1093 * k,
+                    f"at {k / 7:.4f}, turned {angle}", rotation=angle)
+        ax.text(0.5, 0.9, "not antialiased", antialiased=False)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=200)
+        plt.close(fig)
+        return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+    remembered = RendererAgg.draw_text
+    assert getattr(remembered, "_remembered", False)
+    style._glyphs_kept.clear()
+    first = png()
+    rendered = len(style._glyphs_kept)
+    second = png()
+    RendererAgg.draw_text = remembered.__wrapped__
+    try:
+        matplotlibs = png()
+    finally:
+        RendererAgg.draw_text = remembered
+    assert rendered > 0 and len(style._glyphs_kept) == rendered
+    assert ImageChops.difference(first, matplotlibs).getbbox() is None
+    assert ImageChops.difference(second, matplotlibs).getbbox() is None
+
+
+def test_fit_text_measures_a_candidate_line_once_across_figures_and_wraps_the_same():
+    """An explorer's title is wrapped again at every update, from mostly the same
+    words: each candidate line is measured once per font and resolution, and the lines
+    are the ones a fresh measurement gives."""
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    from reliability.notebook import style
+
+    measured = []
+    measure = RendererAgg.get_text_width_height_descent
+
+    def counted(renderer, s, prop, ismath):
+        # (the title's candidate lines: a legend also measures "lp" for its descent)
+        measured[-1] += s in _CONSTRAINED_TITLE
+        return measure(renderer, s, prop, ismath)
+
+    def wrapped():
+        measured.append(0)
+        fig = _constrained_frame()
+        title = fig.axes[0].title.get_text()
+        plt.close(fig)
+        return title
+
+    RendererAgg.get_text_width_height_descent = counted
+    try:
+        style._line_widths.clear()
+        first, second = wrapped(), wrapped()
+        style._line_widths.clear()
+        fresh = wrapped()
+    finally:
+        RendererAgg.get_text_width_height_descent = measure
+    assert "\n" in first and first == second == fresh
+    assert measured[0] > 0 and measured[1] == 0 < measured[2], measured

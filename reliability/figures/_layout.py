@@ -176,8 +176,9 @@ def finish(fig, **tight) -> None:
             _place_legends(fig)
             after = _layout_state(fig)
             if after == before:
-                # a pass that changed nothing it reads: every later pass, and the last
-                # layout, would find the same again (an explorer's update saves a layout)
+                # a pass that changed nothing it reads: every later pass, and the
+                # last layout, would find the same again (an explorer's update saves
+                # a layout)
                 return
             before = after
         fig.tight_layout(**tight)

@@ -534,9 +534,10 @@ def _layout_shortcuts():
       times over (constrained layout's two passes ask each axes, its titles and its
       labels for their boxes about thirty times an axes), and matplotlib finds the ticks
       afresh each time: the locator, the formatter's labels, each tick's text set again.
-      They depend on the axis's view and data intervals, its locator and formatter and
-      which ticks are shown, so while those are the same the ticks are the ones found
-      before (the same objects, already placed and labelled).
+      They depend on the axes' box in pixels (how many ticks fit), the axis's view and
+      data intervals, its locator and formatter and which ticks are shown, so while
+      those are the same as at its last search the ticks are the ones found then (the
+      same objects, already placed and labelled).
     * Which artists are clipped to their axes, and so can be left out of its tight box
       (their box is inside the axes'). matplotlib compares an artist's clip box with the
       axes' box for exact equality, and a bar's, found through another chain of
@@ -551,13 +552,17 @@ def _layout_shortcuts():
     found: dict = {}
 
     def held(axis):
-        key = (id(axis), tuple(axis.get_view_interval()), tuple(axis.get_data_interval()),
+        # (the axes' box in pixels too: how many ticks fit depends on the axis's length)
+        key = (id(axis), tuple(axis.axes.bbox.bounds), tuple(axis.get_view_interval()),
+               tuple(axis.get_data_interval()),
                id(axis.major.locator), id(axis.major.formatter), id(axis.minor.locator),
                id(axis.minor.formatter), axis._tick_group_visible(axis._major_tick_kw),
                axis._tick_group_visible(axis._minor_tick_kw))
-        if key not in found:
-            found[key] = find(axis)
-        return list(found[key])
+        # only the last search per axis: another search relabels the same tick objects
+        last = found.get(id(axis))
+        if last is None or last[0] != key:
+            last = found[id(axis)] = (key, find(axis))
+        return list(last[1])
 
     def clipped_within_a_hair(artist):
         box = artist.get_clip_box()

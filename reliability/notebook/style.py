@@ -167,11 +167,15 @@ def _remember_glyph_layout() -> None:
     glyph is then rendered at the text's place as before, so the picture is the same to
     the pixel. In an explorer's update the tick labels and axis labels are the same
     words at every update: shaping them was a sixteenth of the update."""
+    from matplotlib import ft2font
     from matplotlib.backends import backend_agg
 
     renderer = backend_agg.RendererAgg
     if getattr(renderer.draw_text, "_remembered", False):
         return
+    if not all(hasattr(ft2font.FT2Font, name) for name in
+               ("_layout", "_render_glyph", "_set_transform")):
+        return   # another matplotlib than the pinned one draws text its own way
     draw_text = renderer.draw_text
     kept: dict = {}
 
@@ -203,8 +207,9 @@ def _remember_glyph_layout() -> None:
     renderer.draw_text = remembered
 
 
-#: Rendered glyphs :func:`_draw_glyphs` keeps before starting afresh.
-_GLYPHS_KEPT = 50_000
+#: Rendered glyphs :func:`_draw_glyphs` keeps before starting afresh (a glyph's image at
+#: a retina figure's size is about a kilobyte: 10 MB at most, in a Binder of 2 GB).
+_GLYPHS_KEPT = 10_000
 _glyphs_kept: dict = {}
 
 
@@ -243,9 +248,10 @@ def _draw_glyphs(renderer, gc, x, y, angle, glyphs, flags) -> None:
             found = _glyphs_kept[key] = (font, np.array(bitmap.buffer), bitmap.left,
                                          bitmap.top)
         unused, buffer, left, top = found
+        # (draw_text_image's y is downwards and names the image's bottom row)
         renderer._renderer.draw_text_image(
-            buffer, left + at_x // 0x40, int(height) - (top + at_y // 0x40) + buffer.shape[0],
-            0, gc)
+            buffer, left + at_x // 0x40,
+            int(height) - (top + at_y // 0x40) + buffer.shape[0], 0, gc)
 
 
 def percent_axis(axis) -> None:
@@ -438,7 +444,8 @@ def _wrap(text, room: float, renderer, scale: float = 1) -> str:
     # a line's width depends on its words, font, size, resolution and hinting alone: an
     # explorer's titles are wrapped again at every update, from mostly the same words
     font = (tuple(fontManager._find_fonts_by_props(prop)), prop.get_size_in_points(),
-            renderer.dpi, mpl.rcParams["text.hinting"], mpl.rcParams["text.hinting_factor"])
+            renderer.dpi, mpl.rcParams["text.hinting"],
+            mpl.rcParams["text.hinting_factor"])
 
     def width(line: str) -> float:   # each candidate line measured once
         key = (line, font)

@@ -189,8 +189,8 @@ def pytest_terminal_summary(terminalreporter, config):
 # number of tests, so the modules of few long tests came last: in a run of 7 December
 # the real model's (1 test, 91 s) and the hub's (2 tests, 82 s) were the last two handed
 # out, and one worker could take both while the other had nothing left (the last
-# hundred seconds or so of a run on one processor). Handing out the longest modules first
-# (the longest-processing-time rule) leaves only short ones for the end.
+# hundred seconds or so of a run on one processor). Handing out the longest modules
+# first (the longest-processing-time rule) leaves only short ones for the end.
 
 #: Seconds a test module takes on one worker (set-ups and tear-downs included), from a
 #: full run after `make book` (its --junitxml); only the order matters. A module not
@@ -215,7 +215,7 @@ def pytest_xdist_make_scheduler(config, log):
         ordered = False
 
         def _assign_work_unit(self, node):
-            # the first call comes once the queue is whole, before anything is handed out
+            # the first call comes with the queue whole, before anything is handed out
             if not self.ordered:
                 self.ordered = True
                 scopes = sorted(self.workqueue.items(), key=lambda scope: (

@@ -268,22 +268,11 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium():
-    """One browser context for the module's notebooks: each still gets a page of its own,
-    loaded afresh with the lab's workspace reset, but JupyterLab's scripts (the same
-    files for every notebook) come from the context's cache, compiled once, as a
-    student's browser keeps them between notebooks. A new context per notebook fetched
-    and compiled the whole lab again each time."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=CHROMIUM_ARGS)
-        context = browser.new_context(
-            viewport={"width": WIDTHS["desktop"], "height": 900})
-        # and nothing else kept from the notebook before: its storage is cleared
-        context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); }"
-                                " catch (e) {}")
-        yield context
-        context.close()
+        yield browser
         browser.close()
 
 
@@ -373,7 +362,7 @@ def run_all_then_move_every_control(path: Path, lab, chromium) -> None:
     russian = path.is_relative_to(launch_notebooks.RU_NOTEBOOKS)
     name = f"{'ru-' if russian else ''}{path.name}"
     nbformat.write(nb, str(root / name))
-    page = chromium.new_page()   # at the desktop's width, the context's viewport
+    page = chromium.new_page(viewport={"width": WIDTHS["desktop"], "height": 900})
     try:
         page.goto(f"{base}/lab/tree/{name}?token={token}&reset", timeout=120_000)
         _run_all(page)

@@ -181,3 +181,48 @@ def pytest_terminal_summary(terminalreporter, config):
         write(f"{kind:<24}{_COST[kind]:>9.0f} s {_COST[kind] / total:>6.1%}  "
               f"({len(_COST_TESTS[kind])} tests)")
     write(f"{'total':<24}{total:>9.0f} s")
+
+
+# --- which module runs first ---------------------------------------------------------
+# `make test` hands each test module to one worker whole (`--dist loadscope`), the next
+# module to a worker with two tests or fewer left. xdist orders the modules by their
+# number of tests, so the modules of few long tests came last: in a run of 7 December
+# the real model's (1 test, 91 s) and the hub's (2 tests, 82 s) were the last two handed
+# out, and one worker could take both while the other had nothing left (the last
+# hundred seconds or so of a run on one processor). Handing out the longest modules
+# first (the longest-processing-time rule) leaves only short ones for the end.
+
+#: Seconds a test module takes on one worker (set-ups and tear-downs included), from a
+#: full run after `make book` (its --junitxml); only the order matters. A module not
+#: listed takes under 10 s and goes after these, the most tests first, as xdist had it.
+MODULE_SECONDS: dict[str, float] = {
+    "test_notebooks.py": 518, "test_browser.py": 428, "test_environments.py": 271,
+    "test_real_widgets.py": 196, "test_real_widgets_ru.py": 186, "test_pdf.py": 92,
+    "test_lab_model.py": 91, "test_hub.py": 82, "test_teaching_cells.py": 57,
+    "test_slides.py": 48, "test_grade.py": 42, "test_bad_input.py": 31,
+    "test_legibility.py": 26, "test_glue.py": 20, "test_simulated_intervals.py": 18,
+    "test_lab_measure.py": 13, "test_passk.py": 11, "test_live_contract.py": 10,
+}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadscope`, the longest modules handed out first (MODULE_SECONDS)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LongestFirst(LoadScopeScheduling):
+        ordered = False
+
+        def _assign_work_unit(self, node):
+            # the first call comes with the queue whole, before anything is handed out
+            if not self.ordered:
+                self.ordered = True
+                scopes = sorted(self.workqueue.items(), key=lambda scope: (
+                    -MODULE_SECONDS.get(Path(scope[0].split("::")[0]).name, 0.0),
+                    -len(scope[1])))
+                self.workqueue.clear()
+                self.workqueue.update(scopes)
+            super()._assign_work_unit(node)
+
+    return LongestFirst(config, log)

@@ -552,12 +552,15 @@ def _layout_shortcuts():
     found: dict = {}
 
     def held(axis):
+        # which tick groups are found (matplotlib 3.11; 3.10, as in Colab, finds both)
+        shown = getattr(axis, "_tick_group_visible", None)
+        groups = () if shown is None else (shown(axis._major_tick_kw),
+                                           shown(axis._minor_tick_kw))
         # (the axes' box in pixels too: how many ticks fit depends on the axis's length)
         key = (id(axis), tuple(axis.axes.bbox.bounds), tuple(axis.get_view_interval()),
                tuple(axis.get_data_interval()),
                id(axis.major.locator), id(axis.major.formatter), id(axis.minor.locator),
-               id(axis.minor.formatter), axis._tick_group_visible(axis._major_tick_kw),
-               axis._tick_group_visible(axis._minor_tick_kw))
+               id(axis.minor.formatter), groups)
         # only the last search per axis: another search relabels the same tick objects
         last = found.get(id(axis))
         if last is None or last[0] != key:

@@ -530,7 +530,7 @@ def _layout_shortcuts():
     """While a figure is laid out, measured or saved, two answers matplotlib finds
     again and again are found once.
 
-    * Each axis's ticks, once per view interval. A layout measures every axis many
+    * Each axis's ticks, once while nothing they depend on changes. A layout measures every axis many
       times over (constrained layout's two passes ask each axes, its titles and its
       labels for their boxes about thirty times an axes), and matplotlib finds the ticks
       afresh each time: the locator, the formatter's labels, each tick's text set again.

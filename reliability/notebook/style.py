@@ -226,18 +226,18 @@ def _draw_glyphs(renderer, gc, x, y, angle, glyphs, flags) -> None:
 
     cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     height = renderer.height
-    matrices: dict = {}
+    matrices: dict = {}   # FreeType's matrix for each slant and stretch, and its key
     for font, size, index, slant, extend, dx, dy in glyphs:   # dy is upwards
-        matrix = matrices.get((slant, extend))
-        if matrix is None:
-            matrix = matrices[(slant, extend)] = (
-                0x10000 * np.array([[cos, -sin], [sin, cos]])
-                @ [[extend, extend * slant], [0, 1]]).round().astype(int)
+        if (slant, extend) not in matrices:
+            matrix = (0x10000 * np.array([[cos, -sin], [sin, cos]])
+                      @ [[extend, extend * slant], [0, 1]]).round().astype(int)
+            matrices[(slant, extend)] = matrix, matrix.tobytes()
+        matrix, turned = matrices[(slant, extend)]
         # where FreeType places the glyph, in 64ths of a pixel (its y is upwards)
         at_x = round(0x40 * (x + dx * cos - dy * sin))
         at_y = round(0x40 * (height - y + dx * sin + dy * cos))
-        key = (id(font), size, renderer.dpi, index, matrix.tobytes(), at_x % 0x40,
-               at_y % 0x40, flags)
+        key = (id(font), size, renderer.dpi, index, turned, at_x % 0x40, at_y % 0x40,
+               flags)
         found = _glyphs_kept.get(key)
         if found is None:
             if len(_glyphs_kept) >= _GLYPHS_KEPT:
@@ -245,9 +245,10 @@ def _draw_glyphs(renderer, gc, x, y, angle, glyphs, flags) -> None:
             font.set_size(size, renderer.dpi)
             font._set_transform(matrix, [at_x % 0x40, at_y % 0x40])
             bitmap = font._render_glyph(index, flags, RenderMode.NORMAL)
+            # (the font kept with its image, so its id names no other font)
             found = _glyphs_kept[key] = (font, np.array(bitmap.buffer), bitmap.left,
                                          bitmap.top)
-        unused, buffer, left, top = found
+        buffer, left, top = found[1:]
         # (draw_text_image's y is downwards and names the image's bottom row)
         renderer._renderer.draw_text_image(
             buffer, left + at_x // 0x40,

@@ -310,15 +310,17 @@ def test_an_explorers_update_keeps_full_colour_and_its_text_size_the_page_keeps_
 
     from reliability.notebook import TEXT_SIZE_KEY
 
-    live = Image.open(io.BytesIO(_explorer_png([])))
+    written = Image.open(io.BytesIO(_explorer_png([])))
+    assert written.mode == "RGBA" and written.getchannel("A").getextrema() == (255, 255)
+    live = written.convert("RGB")
     fig, ax = _figure()
     ax.axhline(0.3)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight",
                 metadata={"Software": None})
     stored = Image.open(io.BytesIO(buffer.getvalue()))
-    assert live.mode == "RGB" and stored.mode == "P"
-    assert live.text[TEXT_SIZE_KEY] == stored.text[TEXT_SIZE_KEY]
+    assert stored.mode == "P"
+    assert written.text[TEXT_SIZE_KEY] == stored.text[TEXT_SIZE_KEY]
     assert live.size == stored.size
     # the same drawing: quantising the live image gives the stored one's pixels
     quantised = live.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
@@ -417,9 +419,10 @@ def test_an_explorers_update_is_laid_out_once_and_shows_the_stored_picture(langu
             ConstrainedLayoutEngine.execute, Figure.draw = execute, figure_draw
     assert passes[-2] < passes[-1]
     assert draws[-2] == 1 < draws[-1]
-    assert live[-1].mode == "RGB" and live[-1].size == stored.size
-    quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
-                                  dither=Image.Dither.NONE).convert("RGB")
+    assert live[-1].mode == "RGBA" and live[-1].size == stored.size
+    quantised = live[-1].convert("RGB").quantize(
+        colors=256, method=Image.Quantize.MEDIANCUT,
+        dither=Image.Dither.NONE).convert("RGB")
     assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
 
 
@@ -543,9 +546,10 @@ def test_an_explorers_update_of_a_hand_placed_figure_draws_once_the_stored_pictu
         finally:
             Figure.draw = figure_draw
     assert draws[-2] == 1 < draws[-1]
-    assert live[-1].mode == "RGB" and live[-1].size == stored.size
-    quantised = live[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT,
-                                  dither=Image.Dither.NONE).convert("RGB")
+    assert live[-1].mode == "RGBA" and live[-1].size == stored.size
+    quantised = live[-1].convert("RGB").quantize(
+        colors=256, method=Image.Quantize.MEDIANCUT,
+        dither=Image.Dither.NONE).convert("RGB")
     assert ImageChops.difference(quantised, stored.convert("RGB")).getbbox() is None
 
 def _retina(fig):
@@ -763,8 +767,8 @@ def test_fit_text_measures_a_candidate_line_once_across_figures_and_wraps_the_sa
 def test_an_explorers_quick_png_holds_the_drawn_pixels_and_text_exactly():
     """A live update's PNG is written by the package (rows stored as differences from
     the row above, zlib's fastest level), not by Pillow: Pillow reads back every pixel
-    the canvas drew, alpha kept only where a pixel is translucent, and each text chunk,
-    a Cyrillic value too; the file passes Pillow's CRC checks."""
+    the canvas drew, opaque or translucent, and each text chunk, a Cyrillic value too;
+    the file passes Pillow's CRC checks."""
     import io
     import zlib
 
@@ -778,19 +782,18 @@ def test_an_explorers_quick_png_holds_the_drawn_pixels_and_text_exactly():
     drawn = np.asarray(fig.canvas.buffer_rgba()).copy()
     plt.close(fig)
     translucent = drawn.copy()
-    translucent[::7, ::3, 3] = np.arange(256, dtype=np.uint8).repeat(400)[
-        :translucent[::7, ::3, 3].size].reshape(translucent[::7, ::3, 3].shape)
-    for pixels, mode in ((drawn, "RGB"), (translucent, "RGBA")):
+    alpha = translucent[::7, ::3, 3]
+    alpha[...] = np.arange(alpha.size).reshape(alpha.shape) % 256
+    for pixels in (drawn, translucent):
         text = {"reliability-smallest-text-px": "25.00", "Title": "доля отказов"}
         written = _png_with_text(pixels, text, fast=True)
         Image.open(io.BytesIO(written)).verify()
         image = Image.open(io.BytesIO(written))
-        assert image.mode == mode and image.text == text
-        expected = pixels if mode == "RGBA" else pixels[..., :3]
-        assert np.array_equal(np.asarray(image), expected)
+        assert image.mode == "RGBA" and image.text == text
+        assert np.array_equal(np.asarray(image), pixels)
         # every row after the first is filtered "Up" (type 2): the quick path was taken
         start = written.index(b"IDAT") + 4
         raw = zlib.decompress(written[start:start + int.from_bytes(
             written[start - 8:start - 4], "big")])
-        stride = pixels.shape[1] * (3 if mode == "RGB" else 4) + 1
+        stride = 4 * pixels.shape[1] + 1
         assert raw[0] == 0 and set(raw[stride::stride]) == {2}

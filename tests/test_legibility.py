@@ -797,3 +797,44 @@ def test_an_explorers_quick_png_holds_the_drawn_pixels_and_text_exactly():
             written[start - 8:start - 4], "big")])
         stride = 4 * pixels.shape[1] + 1
         assert raw[0] == 0 and set(raw[stride::stride]) == {2}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_title_is_wrapped_once_by_finish_and_reads_as_wrapped_twice(language):
+    """figures/_layout.title measures nothing: finish wraps the words to the room its
+    axes leaves. The figure is the one a title first wrapped to the figure's width
+    gives (as title did before), pixel for pixel, in both languages; and finish's
+    first pass is what wraps it."""
+    from reliability import i18n
+    from reliability.figures import _layout
+
+    measured, line_width = [], _layout._line_width
+
+    def counted(line, points, settings):
+        measured.append(line)
+        return line_width(line, points, settings)
+
+    def pre_wrapped(ax, text, **kwargs):   # the title as it was set before
+        width = ax.figure.get_figwidth() - 2 * _layout._MARGIN_IN
+        ax.set_title(_layout.wrap(text, width, size="axes.titlesize"), **kwargs)
+        ax.title._unwrapped, ax.title._within_axes = text, False
+
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        words = i18n.gettext("Limit {limit}: {share:.1%} of tasks hit it ")
+        fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.0))
+        _layout._line_width.cache_clear()
+        _layout._line_width = counted
+        try:
+            _layout.title(ax, words * 4)
+            assert measured == [] and ax.get_title() == words * 4
+            _layout.finish(fig)
+        finally:
+            _layout._line_width = line_width
+        assert measured and "\n" in ax.get_title()
+        now = _retina(fig)
+        fig, ax = plt.subplots(figsize=(FIGURE_WIDTH_IN, 3.0))
+        pre_wrapped(ax, words * 4)
+        _layout.finish(fig)
+        before = _retina(fig)
+    assert np.array_equal(np.asarray(now), np.asarray(before))

@@ -79,13 +79,14 @@ def wrap(text: str, width: float, *, size="font.size") -> str:
 
 
 def title(ax, text: str, *, within_axes: bool = False, **kwargs) -> None:
-    """Set ``ax``'s title, wrapped to the figure's width (:func:`finish` re-wraps it to
-    the room the axes leaves once the figure is laid out, from the words as given).
-    ``within_axes``: no wider than the axes itself, for panels side by side, where a
-    title as wide as the figure allows runs over its neighbour's or its own y label."""
-    size = kwargs.get("fontsize", "axes.titlesize")
-    width = ax.figure.get_figwidth() - 2 * _MARGIN_IN
-    ax.set_title(wrap(text, width, size=size), **kwargs)
+    """Set ``ax``'s title; :func:`finish` wraps it to the room the axes leaves once the
+    figure is laid out, from the words as given. (Wrapped here as well, to the figure's
+    width, the words were measured twice: finish's first pass wraps them afresh before
+    anything reads the title, and a kernel explorer's title has new numbers, so new
+    lines to measure, at every update.) ``within_axes``: no wider than the axes itself,
+    for panels side by side, where a title as wide as the figure allows runs over its
+    neighbour's or its own y label."""
+    ax.set_title(_validate.instance("text", text, str), **kwargs)
     ax.title._unwrapped = text
     ax.title._within_axes = _validate.flag("within_axes", within_axes)
 

@@ -657,7 +657,8 @@ REGISTRY = {
         agent.Profile(), np.random.default_rng(0), zones=("A", "B"), order_id="A-1").act, dict(observations=[])),
     "reliability.lab.agent.run_episode": Entry(lambda: agent.run_episode, dict(
         task=task.Task(), profile=agent.Profile(), guardrails=guardrails.Guardrails(), fault_rate=0.1,
-        malformed_rate=0.1, max_turns=3, seed=0, index=0, agent=None), ok={"agent": [None]}),
+        malformed_rate=0.1, max_turns=3, seed=0, index=0, agent=None, record=False),
+        ok={"agent": [None]}),
     "reliability.lab.agent.episode_streams": Entry(lambda: agent.episode_streams, dict(seed=0, index=1)),
     "reliability.lab.agent.transient_success": Entry(lambda: agent.transient_success, dict(
         fault_rate=0.1, max_turns=6, retries=1)),

@@ -425,3 +425,33 @@ def test_measure_own_with_a_difficulty_mix_spreads_the_cases():
     assert easy.pass_k[4] == 1.0
     with pytest.raises(ValueError, match="difficulty"):
         measure_own(scenario, ALL, cases=2, runs_per_case=2, difficulty=0.5)
+
+
+@pytest.mark.parametrize("profile", list(lab.PROFILES))
+def test_a_run_without_its_events_has_the_same_draws_and_outcome(profile):
+    """``record=False`` (an arm's runs it does not keep) leaves only the events out:
+    every ending, answer, firing and retrieval is the run's with its events, at no
+    fault, a high fault rate and sticky malformed calls, each guardrail on and off."""
+    from dataclasses import replace
+
+    for fault, malformed, switches in ((0.0, 0.0, ALL), (0.9, 0.0, ALL),
+                                       (0.5, 0.6, NONE), (0.3, 0.4, ALL)):
+        for index in range(25):
+            kwargs = dict(guardrails=switches, fault_rate=fault, malformed_rate=malformed,
+                          max_turns=12, seed=3, index=index)
+            full = lab.run_episode(profile=lab.PROFILES[profile], **kwargs)
+            bare = lab.run_episode(profile=lab.PROFILES[profile], record=False, **kwargs)
+            assert full.events and bare.events == ()
+            assert replace(full, events=()) == bare
+    with pytest.raises(ValueError, match="record"):
+        lab.run_episode(record="no")
+
+
+def test_an_arm_keeps_the_events_of_the_runs_it_keeps_and_counts_the_same():
+    scenario = Scenario(profile="weak", fault_rate=0.4, malformed_rate=0.3, max_turns=8)
+    kept = lab.run_arm(scenario, ALL, runs=60, seed=5, keep=60)
+    some = lab.run_arm(scenario, ALL, runs=60, seed=5, keep=3)
+    assert some.kept == kept.kept[:3] and all(t.events for t in some.kept)
+    for name in ("successes", "fired", "classes", "endings", "answers", "rejected"):
+        assert getattr(some, name) == getattr(kept, name), name
+    assert np.array_equal(some.outcomes, kept.outcomes)

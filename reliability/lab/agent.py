@@ -292,14 +292,16 @@ MAX_TURNS = 10_000
 def run_episode(task: Task = Task(), profile: Profile = Profile(),
                 guardrails: Guardrails = Guardrails(), *, fault_rate: float = 0.0,
                 malformed_rate: float = 0.0, max_turns: int = 6, seed=0,
-                index: int = 0, agent=None) -> Trajectory:
+                index: int = 0, agent=None, record: bool = True) -> Trajectory:
     """Run the agent on ``task`` until it submits, stops, or uses ``max_turns`` turns.
 
     The harness applies ``guardrails``; ``fault_rate`` and ``malformed_rate`` set the
     injectors; the run's randomness comes from :func:`episode_streams` ``(seed, index)``.
     ``agent`` replaces the simulated agent with any object that has ``act(observations)``
     (e.g. the optional :class:`~reliability.lab.chat_adapter.ChatAgent`); ``profile`` is
-    then unused.
+    then unused. ``record=False`` leaves the trajectory's events out (an arm's runs that
+    no one reads line by line: at a high fault rate the lines were most of a run's time);
+    every draw, and so every outcome, is the same either way.
     """
     if not isinstance(task, Task):
         raise ValueError(f"task must be a Task, got {task!r}")
@@ -308,6 +310,7 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
     if not isinstance(profile, Profile):
         raise ValueError(f"profile must be a Profile, got {profile!r}")
     max_turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
+    record = _validate.flag("record", record)
     transient, malformed = TransientFaults(fault_rate), MalformedFaults(malformed_rate)
     rng_agent, rng_faults = episode_streams(seed, index)
     if agent is None:
@@ -328,15 +331,17 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
         action = agent.act(inbox)
         inbox = []
         if action.kind == "call":
-            events.append(Event(turn, "model", "call", f"{action.tool}({action.args})"))
+            if record:
+                events.append(Event(turn, "model", "call", f"{action.tool}({action.args})"))
             result = transient.strike(rng_faults)
             retries = 0
             while result is not None and guardrails.error_recovery \
                     and retries < guardrails.recovery_retries:
                 retries += 1
                 fired["error_recovery"] += 1
-                events.append(Event(turn, "harness", "error_recovery",
-                                    _absorbed(retries, get_language())))
+                if record:
+                    events.append(Event(turn, "harness", "error_recovery",
+                                        _absorbed(retries, get_language())))
                 result = transient.strike(rng_faults)
             if result is None:
                 result = check_arguments(action.tool, action.args, accepted[action.tool])
@@ -345,45 +350,52 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
                 result = function({documented: action.args[accepted[action.tool]]})
             if result.ok:
                 retrieved[action.tool] = result.data
-            events.append(Event(turn, "tool", str(result.status),
-                                json.dumps(result.data) if result.ok else result.error))
+            if record:
+                events.append(Event(turn, "tool", str(result.status),
+                                    json.dumps(result.data) if result.ok else result.error))
             inbox.append({"kind": "tool_result", "tool": action.tool, "result": result})
             if result.status == 400 and guardrails.retry_nudge:
                 fired["retry_nudge"] += 1
-                events.append(Event(turn, "harness", "retry_nudge",
-                                    _("Your last tool call failed; read the error and "
-                                      "correct the arguments.")))
+                if record:
+                    events.append(Event(turn, "harness", "retry_nudge",
+                                        _("Your last tool call failed; read the error and "
+                                          "correct the arguments.")))
                 inbox.append({"kind": "retry_nudge", "tool": action.tool})
         elif action.kind == "prose":
-            events.append(Event(turn, "model", "prose", action.text))
+            if record:
+                events.append(Event(turn, "model", "prose", action.text))
             if guardrails.submit_nudge:
                 fired["submit_nudge"] += 1
-                events.append(Event(turn, "harness", "submit_nudge",
-                                    _("You have not called submit_answer; call it with "
-                                      "your total.")))
+                if record:
+                    events.append(Event(turn, "harness", "submit_nudge",
+                                        _("You have not called submit_answer; call it with "
+                                          "your total.")))
                 inbox.append({"kind": "submit_nudge"})
             else:
                 ending = "no_submit"
                 break
         else:
-            events.append(Event(turn, "model", "submit",
-                                f"submit_answer({_shown(action.value)})"))
+            if record:
+                events.append(Event(turn, "model", "submit",
+                                    f"submit_answer({_shown(action.value)})"))
             if guardrails.validation:
                 check = validate(action.value, retrieved)
                 if not check.accepted:
                     fired["validation"] += 1
                     rejected += 1
-                    events.append(Event(turn, "harness", "validation",
-                                        _("rejected: your retrieved parts are {item:g} and "
-                                          "{rate:g}; recompute the total").format(
-                                            item=check.parts[0], rate=check.parts[1])))
+                    if record:
+                        events.append(Event(turn, "harness", "validation",
+                                            _("rejected: your retrieved parts are {item:g} and "
+                                              "{rate:g}; recompute the total").format(
+                                                item=check.parts[0], rate=check.parts[1])))
                     inbox.append({"kind": "validation", "parts": check.parts})
                     continue
             ending, submitted = "submitted", action.value
             break
     passed = ending == "submitted" and oracle(task, submitted)
-    events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
-                        _graded(ending, submitted, task.answer, get_language())))
+    if record:
+        events.append(Event(turn, "grader", "PASS" if passed else "FAIL",
+                            _graded(ending, submitted, task.answer, get_language())))
     return Trajectory(ending, submitted, passed, turn, fired, retrieved, rejected, tuple(events))
 
 

@@ -179,7 +179,8 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
     for i in range(runs):
         t = run_episode(scenario.task, scenario.profile, guardrails,
                         fault_rate=scenario.fault_rate, malformed_rate=scenario.malformed_rate,
-                        max_turns=scenario.max_turns, seed=seed, index=first + i)
+                        max_turns=scenario.max_turns, seed=seed, index=first + i,
+                        record=i < keep)   # only the kept runs are read line by line
         outcomes[i] = t.passed
         fired.update(t.fired)
         classes[classify(scenario.task, t)] += 1

@@ -838,3 +838,65 @@ def test_a_title_is_wrapped_once_by_finish_and_reads_as_wrapped_twice(language):
         _layout.finish(fig)
         before = _retina(fig)
     assert np.array_equal(np.asarray(now), np.asarray(before))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_wrap_breaks_where_taking_words_one_at_a_time_does_with_fewer_measures(language):
+    """figures/_layout.wrap measures its guess of a line's end and the word next to it,
+    then halves, instead of every run of words in turn: the lines are those of taking
+    words while they fit (written out here), for titles of the book's explorers in both
+    languages, numbers and all, at widths from a word's to the figure's, while it
+    measures fewer lines (no more at a title's room; fewer in all, though a line of a
+    word or two can take a measure more); a word too wide alone keeps its own line."""
+    import random
+
+    from reliability import i18n
+    from reliability.figures import _layout
+
+    def one_at_a_time(text, width):
+        if _layout.text_width(text, "axes.titlesize") <= width:
+            return text
+        lines = []
+        for word in text.split():
+            if lines and _layout.text_width(f"{lines[-1]} {word}",
+                                            "axes.titlesize") <= width:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        return "\n".join(lines)
+
+    measured, line_width = [], _layout._line_width
+
+    def counted(line, points, settings):
+        measured.append(line)
+        return line_width.__wrapped__(line, points, settings)
+
+    draw = random.Random(7)
+    with matplotlib.rc_context(), i18n.language(language):
+        setup(language=language)
+        template = i18n.gettext("Limit {limit}: {share:.1%} of tasks hit it "
+                                "(95% CI {low:.1%} to {high:.1%}),\n"
+                                "{cut:.1%} are sound tasks cut short "
+                                "(simulated task mix)")
+        titles = [template.format(limit=draw.randint(1, 30), share=draw.random(),
+                                  low=draw.random(), high=draw.random(),
+                                  cut=draw.random()) for _ in range(12)]
+        titles.append("Incomprehensibilities " * 3 + "a")   # words wider than the room
+        widths = [0.3, 0.9, 1.7, 2.4, 3.1, 3.9, 4.44]
+        wanted = {(t, w): one_at_a_time(t, w) for t in titles for w in widths}
+        _layout._line_width = counted
+        totals = [0, 0]
+        try:
+            for (text, width), lines in wanted.items():
+                measured.clear()
+                assert _layout.wrap(text, width, size="axes.titlesize") == lines
+                measures = len(measured)
+                measured.clear()
+                one_at_a_time(text, width)
+                totals[0] += measures
+                totals[1] += len(measured)
+                if width >= 2.4:   # a title's room in a figure of the book's width
+                    assert measures <= len(measured), (text, width)
+            assert totals[0] < totals[1], totals
+        finally:
+            _layout._line_width = line_width

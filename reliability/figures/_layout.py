@@ -63,19 +63,69 @@ def _renderer_at_72():
 
 def wrap(text: str, width: float, *, size="font.size") -> str:
     """``text`` with its lines no wider than ``width`` inches at ``size``: kept as it is
-    if every line fits, otherwise its words broken afresh into as few lines as fit (a
-    word wider than ``width`` alone keeps a line of its own)."""
+    if every line fits, otherwise its words broken afresh into as few lines as fit,
+    each line taking words while they fit (a word wider than ``width`` alone keeps a
+    line of its own)."""
     _validate.instance("text", text, str)
     width = _validate.real("width", width, above=0)
-    if text_width(text, size) <= width:
+    whole = text_width(text, size)
+    if whole <= width:
         return text
+    words = text.split()
+    # where a line of these words would end if every character were as wide as the
+    # text's average one: a guess, which the measures below confirm or correct
+    per_character = whole / max(1, max(len(line) for line in text.split("\n")))
+
+    def fits(start: int, end: int) -> bool:
+        return text_width(" ".join(words[start:end]), size) <= width
+
     lines: list[str] = []
-    for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+    start = 0
+    while start < len(words):
+        end = _longest_run(start, len(words), fits, _guess(words, start, width /
+                                                         per_character))
+        lines.append(" ".join(words[start:end]))
+        start = end
     return "\n".join(lines)
+
+
+def _guess(words: list[str], start: int, characters: float) -> int:
+    """The end of the longest run of ``words`` from ``start`` within ``characters``."""
+    end, length = start + 1, len(words[start])
+    while end < len(words) and length + 1 + len(words[end]) <= characters:
+        length += 1 + len(words[end])
+        end += 1
+    return end
+
+
+def _longest_run(start: int, stop: int, fits, guess: int) -> int:
+    """The largest ``end`` in ``start + 1 ... stop`` with ``fits(start, end)``, or
+    ``start + 1`` (a word alone) if none. A line only widens as it takes words, so the
+    runs that fit are the shortest ones, and this is the end that taking words one at a
+    time while they fit reaches; it is found by measuring the guess and its neighbour
+    (a good guess is right or a word off), then halving, not every run in turn (an
+    explorer's title has new numbers, so new lines to measure, at each update)."""
+    low, high = start + 1, stop         # the end is in low ... high; low always will do
+    first = min(max(guess, low), high)
+    if first > low:
+        if fits(start, first):
+            low = first
+        else:
+            high = first - 1
+    # its neighbour, on the side the guess leaves open: a good guess is a word off at most
+    second = low + 1 if low == first else high
+    if low < second <= high:
+        if fits(start, second):
+            low = second
+        else:
+            high = second - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(start, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def title(ax, text: str, *, within_axes: bool = False, **kwargs) -> None:

@@ -565,10 +565,11 @@ def _layout_shortcuts():
     """While a figure is laid out, measured or saved, two answers matplotlib finds
     again and again are found once.
 
-    * Each axis's ticks, once while nothing they depend on changes. A layout measures every axis many
-      times over (constrained layout's two passes ask each axes, its titles and its
-      labels for their boxes about thirty times an axes), and matplotlib finds the ticks
-      afresh each time: the locator, the formatter's labels, each tick's text set again.
+    * Each axis's ticks, once while nothing they depend on changes. A layout measures
+      every axis many times over (constrained layout's two passes ask each axes, its
+      titles and its labels for their boxes about thirty times an axes), and matplotlib
+      finds the ticks afresh each time: the locator, the formatter's labels, each
+      tick's text set again.
       They depend on the axes' box in pixels (how many ticks fit), the axis's view and
       data intervals, its locator and formatter and which ticks are shown, so while
       those are the same as at its last search the ticks are the ones found then (the

@@ -455,3 +455,33 @@ def test_an_arm_keeps_the_events_of_the_runs_it_keeps_and_counts_the_same():
     for name in ("successes", "fired", "classes", "endings", "answers", "rejected"):
         assert getattr(some, name) == getattr(kept, name), name
     assert np.array_equal(some.outcomes, kept.outcomes)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 + 5])
+def test_an_arms_streams_are_each_runs_own(seed):
+    """An arm derives its runs' two streams together (reliability.lab.agent._arm_streams,
+    numpy's SeedSequence written over arrays): each run's pair must be the one
+    ``episode_streams(seed, index)`` gives, bit generator state for state, for one-word
+    and many-word seeds, from index 0 and across the index that needs a second word."""
+    from reliability.lab.agent import _arm_streams, episode_streams
+
+    for first, runs in ((0, 40), (123_456, 5), (2**32 - 3, 6)):
+        for offset, pair in enumerate(_arm_streams(seed, first, runs)):
+            expected = episode_streams(seed, first + offset)
+            for ours, theirs in zip(pair, expected):
+                assert ours.bit_generator.state == theirs.bit_generator.state, \
+                    (seed, first + offset)
+                assert ours.random(3).tolist() == theirs.random(3).tolist()
+
+
+def test_an_arm_runs_what_its_episodes_run_one_at_a_time():
+    """run_arm checks its arguments once and derives its streams together; every run
+    must still be ``run_episode``'s, near the index that takes a second word too."""
+    scenario = Scenario(profile="weak", fault_rate=0.3, malformed_rate=0.4, max_turns=9)
+    for first in (0, 2**32 - 4):
+        arm = lab.run_arm(scenario, ALL, runs=8, seed=2**40 + 7, keep=8, first=first)
+        for offset, kept in enumerate(arm.kept):
+            alone = lab.run_episode(scenario.task, scenario.profile, ALL, fault_rate=0.3,
+                                    malformed_rate=0.4, max_turns=9, seed=2**40 + 7,
+                                    index=first + offset)
+            assert kept == alone

@@ -285,6 +285,108 @@ def episode_streams(seed, index: int) -> tuple[np.random.Generator, np.random.Ge
     return np.random.default_rng(behaviour), np.random.default_rng(faults)
 
 
+# --- a whole arm's streams at once --------------------------------------------------------
+# numpy's SeedSequence, written over arrays (numpy/random/bit_generator.pyx: hashmix, mix,
+# mix_entropy, generate_state): an arm derives two streams for each of its runs, and the
+# per-run objects (a SeedSequence, two children, two bit generators) were a quarter of a
+# run's time. The words are numpy's to the bit (tests/test_lab.py holds them equal).
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R, _MASK = 0xCA01F9DD, 0x4973F715, 0xFFFFFFFF
+_POOL = 4
+
+
+def _words(number: int) -> list[int]:
+    """``number`` as SeedSequence reads it: 32-bit words, least significant first."""
+    words = [number & _MASK]
+    number >>= 32
+    while number:
+        words.append(number & _MASK)
+        number >>= 32
+    return words
+
+
+class _Hash:
+    """SeedSequence's running hash constant, applied to arrays of uint32 words."""
+
+    def __init__(self, start: int):
+        self.const = start
+
+    def mix(self, value):
+        value = value ^ np.uint32(self.const)
+        self.const = (self.const * _MULT_A) & _MASK
+        value = value * np.uint32(self.const)
+        return value ^ (value >> np.uint32(16))
+
+
+def _mix(x, y):
+    result = np.uint32(_MIX_L) * x - np.uint32(_MIX_R) * y
+    return result ^ (result >> np.uint32(16))
+
+
+def _states(entropy: np.ndarray) -> np.ndarray:
+    """The four 64-bit words PCG64 is seeded with, for each row of ``entropy`` (uint32
+    words, the assembled entropy of one SeedSequence per row)."""
+    rows = entropy.shape[0]
+    hash_a = _Hash(_INIT_A)
+    pool = [hash_a.mix(entropy[:, i] if i < entropy.shape[1]
+                       else np.zeros(rows, dtype=np.uint32)) for i in range(_POOL)]
+    for source in range(_POOL):
+        for target in range(_POOL):
+            if source != target:
+                pool[target] = _mix(pool[target], hash_a.mix(pool[source]))
+    for source in range(_POOL, entropy.shape[1]):
+        for target in range(_POOL):
+            pool[target] = _mix(pool[target], hash_a.mix(entropy[:, source]))
+    const, state = _INIT_B, []
+    for word in range(8):              # four 64-bit words: eight 32-bit ones
+        const_now = (const * _MULT_B) & _MASK
+        value = (pool[word % _POOL] ^ np.uint32(const)) * np.uint32(const_now)
+        state.append(value ^ (value >> np.uint32(16)))
+        const = const_now
+    low, high = np.array(state[0::2], dtype=np.uint64), np.array(state[1::2], dtype=np.uint64)
+    return np.ascontiguousarray((low | (high << np.uint64(32))).T)
+
+
+class _Seeded:
+    """A seed sequence whose state is already known (numpy asks it for four words)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: np.ndarray):
+        self.state = state
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        # PCG64 asks for four 64-bit words; anything else would be read wrong
+        if n_words != 4 or np.dtype(dtype) != np.uint64:
+            raise ValueError(f"a run's stream holds 4 uint64 words, not {n_words} {dtype}")
+        return self.state
+
+
+np.random.bit_generator.ISeedSequence.register(_Seeded)
+
+
+def _arm_streams(seed: int, first: int, runs: int):
+    """The pairs :func:`episode_streams` gives for ``(seed, i)``, ``i`` from ``first`` to
+    ``first + runs - 1``: the same generators, their seed words derived for all runs at
+    once."""
+    last = first + runs - 1
+    if last >> 32:   # an index of two words: one run at a time, as numpy does it
+        for index in range(first, last + 1):
+            yield episode_streams(seed, index)
+        return
+    head = _words(seed)
+    entropy = np.zeros((runs, max(_POOL, len(head) + 1) + 1), dtype=np.uint32)
+    entropy[:, :len(head)] = head
+    entropy[:, len(head)] = np.arange(first, last + 1, dtype=np.uint32)
+    states = []
+    for key in (0, 1):                   # spawn(2): behaviour, then faults
+        entropy[:, -1] = key
+        states.append(_states(entropy))
+    for behaviour, faults in zip(*states):
+        yield (np.random.Generator(np.random.PCG64(_Seeded(behaviour))),
+               np.random.Generator(np.random.PCG64(_Seeded(faults))))
+
+
 #: Most turns one episode may take (each is a model call; a real budget is a handful).
 MAX_TURNS = 10_000
 
@@ -311,8 +413,15 @@ def run_episode(task: Task = Task(), profile: Profile = Profile(),
         raise ValueError(f"profile must be a Profile, got {profile!r}")
     max_turns = _validate.whole("max_turns", max_turns, minimum=1, maximum=MAX_TURNS)
     record = _validate.flag("record", record)
-    transient, malformed = TransientFaults(fault_rate), MalformedFaults(malformed_rate)
-    rng_agent, rng_faults = episode_streams(seed, index)
+    faults = TransientFaults(fault_rate), MalformedFaults(malformed_rate)
+    return _episode(task, profile, guardrails, faults, max_turns,
+                    episode_streams(seed, index), agent, record)
+
+
+def _episode(task, profile, guardrails, faults, max_turns, streams, agent,
+             record) -> Trajectory:
+    """:func:`run_episode` on checked arguments, with its run's two streams."""
+    (transient, malformed), (rng_agent, rng_faults) = faults, streams
     if agent is None:
         agent = SimulatedAgent(profile, rng_agent, zones=sorted(task.rates),
                                order_id=task.order_id)

@@ -29,7 +29,8 @@ from ..numbers import words_for
 from ..passk import TaskMix, pass_hat_k
 from ..stats import Interval, newcombe_interval, wilson_interval
 
-from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, run_episode
+from .agent import MAX_TURNS, PROFILES, Profile, Trajectory, _arm_streams, _episode
+from .faults import MalformedFaults, TransientFaults
 from .guardrails import GUARDRAILS, Guardrails
 from .task import Task, make_cases
 
@@ -176,11 +177,13 @@ def run_arm(scenario: Scenario, guardrails: Guardrails, *, runs: int = 200, seed
     outcomes = np.zeros(runs, dtype=bool)
     answers = rejected = 0
     kept = []
-    for i in range(runs):
-        t = run_episode(scenario.task, scenario.profile, guardrails,
-                        fault_rate=scenario.fault_rate, malformed_rate=scenario.malformed_rate,
-                        max_turns=scenario.max_turns, seed=seed, index=first + i,
-                        record=i < keep)   # only the kept runs are read line by line
+    # run_episode's work, its arguments checked once for the arm (a Scenario checked its
+    # own) and its runs' streams derived together
+    faults = TransientFaults(scenario.fault_rate), MalformedFaults(scenario.malformed_rate)
+    for i, streams in enumerate(_arm_streams(seed, first, runs)):
+        t = _episode(scenario.task, scenario.profile, guardrails, faults,
+                     scenario.max_turns, streams, None,
+                     i < keep)   # only the kept runs are read line by line
         outcomes[i] = t.passed
         fired.update(t.fired)
         classes[classify(scenario.task, t)] += 1

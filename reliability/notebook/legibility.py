@@ -607,7 +607,10 @@ def _layout_shortcuts():
         box = artist.get_clip_box()
         if artist.axes is None or box is None or not artist.get_clip_on():
             return clipped(artist)
-        same = np.allclose(box.extents, artist.axes.bbox.extents, rtol=0, atol=1e-6)
+        # numpy's allclose(rtol=0, atol=1e-6) on four numbers, without its arrays: this
+        # runs for every artist at every layout pass
+        same = all(a == b or abs(a - b) <= 1e-6
+                   for a, b in zip(box.extents, artist.axes.bbox.extents))
         path = artist.get_clip_path()
         return same and (path is None or isinstance(path, TransformedPatchPath)
                          and path._patch is artist.axes.patch)

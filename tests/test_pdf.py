@@ -135,9 +135,25 @@ def _times(a, b) -> list[float]:
             a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
 
 
+def _content(sheet):
+    """The sheet's content stream, parsed once for all who read it: put back in the page
+    parsed, pypdf's text extraction uses it as it is (parsing a sheet's stream is most of
+    reading it, and the text and the images drawn were each parsing it again)."""
+    from pypdf.generic import ContentStream, NameObject
+
+    if "/Contents" not in sheet:
+        return None
+    content = sheet["/Contents"].get_object()
+    if not isinstance(content, ContentStream):
+        content = ContentStream(content, sheet.pdf, "bytes")
+        sheet[NameObject("/Contents")] = content
+    return content
+
+
 def _read(sheet) -> Sheet:
     """One sheet read once: its text, its prose, and how far down its body is filled
     (from where each piece of text and each image is drawn)."""
+    _content(sheet)
     pieces: list[str] = []
     lowest = [BODY_HEAD]
 
@@ -689,8 +705,10 @@ def _drawn_images(pdf, sheet, ctm=(1, 0, 0, 1, 0, 0), resources=None, content=No
 
     resources = (sheet.get("/Resources") if resources is None else resources) or {}
     xobjects = resources.get("/XObject") or {}
-    content = ContentStream(sheet.get_contents(), pdf) if content is None else content
+    content = _content(sheet) if content is None else content
     drawn, stack, now = [], [], list(ctm)
+    if content is None:
+        return drawn
     for operands, operator in content.operations:
         if operator == b"q":
             stack.append(list(now))

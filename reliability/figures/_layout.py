@@ -74,7 +74,7 @@ def wrap(text: str, width: float, *, size="font.size") -> str:
     words = text.split()
     # where a line of these words would end if every character were as wide as the
     # text's average one: a guess, which the measures below confirm or correct
-    per_character = whole / max(1, max(len(line) for line in text.split("\n")))
+    characters = width / whole * max(1, max(len(line) for line in text.split("\n")))
 
     def fits(start: int, end: int) -> bool:
         return text_width(" ".join(words[start:end]), size) <= width
@@ -82,8 +82,7 @@ def wrap(text: str, width: float, *, size="font.size") -> str:
     lines: list[str] = []
     start = 0
     while start < len(words):
-        end = _longest_run(start, len(words), fits, _guess(words, start, width /
-                                                         per_character))
+        end = _longest_run(start, len(words), fits, _guess(words, start, characters))
         lines.append(" ".join(words[start:end]))
         start = end
     return "\n".join(lines)

@@ -325,11 +325,10 @@ def _mix(x, y):
 
 def _states(entropy: np.ndarray) -> np.ndarray:
     """The four 64-bit words PCG64 is seeded with, for each row of ``entropy`` (uint32
-    words, the assembled entropy of one SeedSequence per row)."""
-    rows = entropy.shape[0]
+    words, the assembled entropy of one SeedSequence per row: a spawned child's is
+    padded to the pool's four words before its spawn key, so it fills the pool)."""
     hash_a = _Hash(_INIT_A)
-    pool = [hash_a.mix(entropy[:, i] if i < entropy.shape[1]
-                       else np.zeros(rows, dtype=np.uint32)) for i in range(_POOL)]
+    pool = [hash_a.mix(entropy[:, i]) for i in range(_POOL)]
     for source in range(_POOL):
         for target in range(_POOL):
             if source != target:
